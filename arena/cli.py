@@ -1,0 +1,177 @@
+"""The ``arena`` command line: play and replay matches (tournament commands join from
+:mod:`arena.cli_tournament`).
+
+Commands stay thin: they parse options, call the referee or the scheduler, and print.
+Expected failures (bad game, missing manifest, a bot that does not start) are one-line
+errors with a non-zero exit, never tracebacks.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+from rich.console import Console
+from rich.table import Table
+
+from referee.bots import BotSpecError, BotStartError, resolve_bot
+from referee.games import game_class, game_names
+from referee.games.base import SettingsError
+from referee.match import BotConnection, MatchConfig, TimeControl, run_match
+from referee.replay import replay
+from referee.result import MatchRecord
+
+console = Console(highlight=False)
+
+
+def parse_settings(pairs: tuple[str, ...]) -> dict[str, str]:
+    """``("k=v", ...)`` -> ``{"k": "v"}``; the engine converts and checks the values."""
+    settings = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise click.BadParameter(f"{pair!r} is not NAME=VALUE", param_hint="--setting")
+        settings[key.strip()] = value.strip()
+    return settings
+
+
+def time_control_options(function):  # type: ignore[no-untyped-def]
+    """The time-control options shared by every command that runs matches."""
+    options = [
+        click.option("--move-timeout", type=click.FloatRange(min=0.001), default=1.0, show_default=True,
+                     help="Seconds each decision may take before the bank is used."),
+        click.option("--time-bank", type=click.FloatRange(min=0), default=10.0, show_default=True,
+                     help="Extra seconds per bot for the whole match."),
+        click.option("--max-faults", type=click.IntRange(min=1), default=3, show_default=True,
+                     help="Faults (timeouts, errors, invalid answers) before a bot forfeits."),
+        click.option("--startup-timeout", type=click.FloatRange(min=0.1), default=10.0, show_default=True,
+                     help="Seconds a bot may take to start serving."),
+    ]
+    for option in reversed(options):
+        function = option(function)
+    return function
+
+
+def make_time_control(move_timeout: float, time_bank: float, max_faults: int, startup_timeout: float) -> TimeControl:
+    return TimeControl(move_timeout=move_timeout, time_bank=time_bank, max_faults=max_faults,
+                       startup_timeout=startup_timeout)
+
+
+def print_result(record: MatchRecord) -> None:
+    table = Table(title=f"{record.game} ({record.variant}), seed {record.seed}: {record.reason}")
+    for column in ("rank", "seat", "bot", "score", "faults"):
+        table.add_column(column, justify="right" if column in ("rank", "seat", "score", "faults") else "left")
+    for seat in sorted(range(record.num_players), key=lambda s: (record.ranking[s], s)):
+        faults = sum(1 for fault in record.faults if fault.seat == seat)
+        name = record.players[seat] + (" (forfeited)" if seat in record.forfeited else "")
+        table.add_row(str(record.ranking[seat] + 1), str(seat), name, f"{record.scores[seat]:g}", str(faults))
+    console.print(table)
+    for fault in record.faults:
+        at = f" at decision {fault.decision}" if fault.decision is not None else ""
+        console.print(f"fault: seat {fault.seat} {fault.kind.value}{at}: {fault.detail}")
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="arena")
+def main() -> None:
+    """arena: run bots written in any language against each other in card and dice games.
+
+    Bots are gRPC servers (see docs/protocol.md). Give a bot as its manifest (bot.toml or
+    its folder), which the referee starts and stops, or as the address of a running bot
+    (host:port or unix:///path).
+    """
+
+
+@main.command()
+def games() -> None:
+    """List the games, their variants, seat counts and settings."""
+    for name in game_names():
+        cls = game_class(name)
+        console.print(f"[bold]{name}[/bold]: variants {', '.join(cls.variants)}; "
+                      f"{cls.min_players}-{cls.max_players} players (default {cls.default_players})")
+        for setting in cls.settings_spec:
+            console.print(f"    --setting {setting.name}=  {setting.help} (default {setting.default})")
+
+
+@main.command()
+@click.option("--game", "game_name", required=True, help="Game name (see `arena games`).")
+@click.option("--variant", default=None, help="Variant (default: the game's first).")
+@click.option("--setting", "settings", multiple=True, metavar="NAME=VALUE", help="A game setting; repeatable.")
+@click.option("--bot", "bots", multiple=True, required=True, metavar="MANIFEST|ADDRESS",
+              help="A bot, once per seat in seat order: bot.toml, its folder, or host:port.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the match's random generator.")
+@time_control_options
+@click.option("--log-out", type=click.Path(dir_okay=False, writable=True, path_type=Path), default=None,
+              help="Write the full match record (JSON) here, for `arena replay`.")
+@click.option("--quiet", "-q", is_flag=True, help="Print only the result, not the move log.")
+def play(game_name: str, variant: str | None, settings: tuple[str, ...], bots: tuple[str, ...], seed: int,
+         move_timeout: float, time_bank: float, max_faults: int, startup_timeout: float, log_out: Path | None,
+         quiet: bool) -> None:
+    """Play one match and print its log and result."""
+    try:
+        cls = game_class(game_name)
+        specs = [resolve_bot(text) for text in bots]
+        config = MatchConfig(game=game_name, variant=variant, settings=parse_settings(settings), seed=seed,
+                             time_control=make_time_control(move_timeout, time_bank, max_faults, startup_timeout))
+        cls(variant=variant, num_players=len(specs), settings=config.settings)  # fail before starting bots
+        for spec in specs:
+            if not spec.plays(game_name):
+                raise BotSpecError(f"bot {spec.name} does not play {game_name} (its manifest lists "
+                                   f"{', '.join(spec.games)})")
+    except (SettingsError, BotSpecError) as error:
+        raise click.ClickException(str(error)) from None
+    connections: list[BotConnection] = []
+    try:
+        for spec in specs:
+            connections.append(BotConnection(spec, startup_timeout))
+        record = run_match(config, connections, on_line=None if quiet else console.print)
+    except BotStartError as error:
+        raise click.ClickException(str(error)) from None
+    finally:
+        for connection in connections:
+            connection.close()
+    print_result(record)
+    if log_out is not None:
+        log_out.write_text(record.dumps() + "\n", encoding="utf-8")
+        console.print(f"match record written to {log_out}")
+
+
+@main.command("replay")
+@click.argument("record_file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+def replay_command(record_file: Path) -> None:
+    """Replay a match record (from `play --log-out`) through the engine and check its result.
+
+    Exits 0 when every move and the final result match, 1 otherwise.
+    """
+    try:
+        record = MatchRecord.from_json(json.loads(record_file.read_text(encoding="utf-8")))
+        report = replay(record)
+    except (ValueError, OSError) as error:  # json, format and settings errors are ValueErrors
+        raise click.ClickException(f"cannot replay {record_file}: {error}") from None
+    if report.ok:
+        console.print(f"replay OK: {len(record.moves)} moves, result matches "
+                      f"(scores {', '.join(f'{s:g}' for s in record.scores)}; ranking {record.ranking})")
+        return
+    for problem in report.problems:
+        console.print(f"replay MISMATCH: {problem}")
+    sys.exit(1)
+
+
+def _register_optional_commands() -> None:
+    """Tournament commands live in their own module; register them when present."""
+    try:
+        from arena import cli_tournament
+    except ImportError:
+        return
+    for name in ("tournament", "ratings", "h2h", "matches", "show", "demo"):
+        command = getattr(cli_tournament, name, None)
+        if isinstance(command, click.Command):
+            main.add_command(command, name)
+
+
+_register_optional_commands()
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,109 @@
+"""Write a Python bot as one function: ``decide(observation, legal_actions) -> index``.
+
+>>> def decide(observation, legal_actions):
+...     return 0  # always the first legal action
+>>> # run_bot(decide, name="first", version="1.0")   # serves until SIGTERM
+
+:func:`run_bot` serves the ``Bot`` gRPC service and the standard health service on the
+address the referee passes in ``ARENA_BOT_ADDRESS`` and stops cleanly on SIGTERM or
+SIGINT.  :func:`serve` does the same without blocking and returns the started server, so
+tests can run a bot in process on a port of their choosing (``127.0.0.1:0`` picks one).
+
+``observation`` is an ``arena.v1.Observation`` and ``legal_actions`` a sequence of
+``arena.v1.Action``; both are documented in ``proto/arena/v1/`` and ``docs/protocol.md``.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+import threading
+from collections.abc import Callable, Iterable, Sequence
+from concurrent import futures
+from typing import Any
+
+import grpc
+from grpc_health.v1 import health, health_pb2, health_pb2_grpc
+
+from arena.v1 import bot_pb2, bot_pb2_grpc
+
+Decide = Callable[[bot_pb2.Observation, Sequence[bot_pb2.Action]], int]
+PROTOCOL_VERSION = 1
+ADDRESS_VARIABLE = "ARENA_BOT_ADDRESS"
+
+
+class _BotServicer(bot_pb2_grpc.BotServicer):
+    """Thin servicer: all game logic is in the author's ``decide``."""
+
+    def __init__(self, decide: Decide, info: bot_pb2.BotInfo) -> None:
+        self._decide = decide
+        self._info = info
+
+    def Identify(self, request: bot_pb2.IdentifyRequest, context: grpc.ServicerContext) -> bot_pb2.BotInfo:
+        return self._info
+
+    def StartMatch(self, request: bot_pb2.StartMatchRequest, context: grpc.ServicerContext) -> bot_pb2.StartMatchResponse:
+        return bot_pb2.StartMatchResponse()
+
+    def Decide(self, request: bot_pb2.DecideRequest, context: grpc.ServicerContext) -> bot_pb2.DecideResponse:
+        index = self._decide(request.observation, request.legal_actions)
+        return bot_pb2.DecideResponse(action_index=int(index))
+
+    def EndMatch(self, request: bot_pb2.EndMatchRequest, context: grpc.ServicerContext) -> bot_pb2.EndMatchResponse:
+        return bot_pb2.EndMatchResponse()
+
+
+class BoundServer:
+    """A started bot server and the port it bound (0 for Unix sockets)."""
+
+    def __init__(self, server: grpc.Server, port: int) -> None:
+        self.server = server
+        self.port = port
+
+    def stop(self, grace: float | None = 0.5) -> None:
+        self.server.stop(grace).wait()
+
+
+def serve(decide: Decide, *, name: str, version: str, author: str = "", games: Iterable[str] = ("*",),
+          address: str | None = None, max_workers: int = 4) -> BoundServer:
+    """Start a bot server on ``address`` (default: ``$ARENA_BOT_ADDRESS``) and return it.
+
+    :raises ValueError: if no address is given or it cannot be bound (a port in use).
+    """
+    address = address or os.environ.get(ADDRESS_VARIABLE)
+    if not address:
+        raise ValueError(f"no address to serve on: set {ADDRESS_VARIABLE} (the referee does) or pass address=")
+    info = bot_pb2.BotInfo(name=name, version=version, author=author, protocol_version=PROTOCOL_VERSION,
+                           games=list(games))
+    server = grpc.server(futures.ThreadPoolExecutor(max_workers=max_workers))
+    bot_pb2_grpc.add_BotServicer_to_server(_BotServicer(decide, info), server)
+    health_servicer = health.HealthServicer()
+    health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
+    try:
+        port = server.add_insecure_port(address)
+    except RuntimeError as error:
+        raise ValueError(f"cannot listen on {address}: {error}") from None
+    if port == 0 and not address.startswith("unix:"):
+        raise ValueError(f"cannot listen on {address} (port in use?)")
+    server.start()
+    health_servicer.set("", health_pb2.HealthCheckResponse.SERVING)
+    return BoundServer(server, port)
+
+
+def run_bot(decide: Decide, *, name: str, version: str, author: str = "", games: Iterable[str] = ("*",)) -> None:
+    """Serve until SIGTERM or SIGINT; a bad address exits with a one-line error (status 2)."""
+    try:
+        bound = serve(decide, name=name, version=version, author=author, games=games)
+    except ValueError as error:
+        print(f"{name}: {error}", file=sys.stderr)
+        raise SystemExit(2) from None
+    stop = threading.Event()
+
+    def _stop(signum: int, frame: Any) -> None:
+        stop.set()
+
+    signal.signal(signal.SIGTERM, _stop)
+    signal.signal(signal.SIGINT, _stop)
+    stop.wait()
+    bound.stop()

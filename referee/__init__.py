@@ -1,0 +1,1 @@
+"""The referee: game engines, the match runner and the gRPC bot clients."""

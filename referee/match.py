@@ -1,0 +1,319 @@
+"""Run one match between bots over gRPC, with deadlines, a time bank and contained faults.
+
+The runner owns the engine state and two random generators: the engine's (inside the state,
+from the match seed) and a separate *fallback* generator (also from the seed) that picks a
+uniformly random legal action whenever a bot faults.  Keeping them apart means a fault never
+changes the cards or dice, and replaying the recorded action indices through the engine
+reproduces the match exactly.
+
+Time control: each Decide call has a deadline of ``move_timeout`` plus what is left of the
+seat's ``time_bank``; time used beyond ``move_timeout`` is taken from the bank, and a missed
+deadline drains it.  A timeout, an RPC error or an out-of-range answer is a fault; after
+``max_faults`` faults, or as soon as the bot's process dies, the seat is forfeited: the
+fallback plays the rest of its decisions and it ranks last.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+import uuid
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import grpc
+
+from arena.v1 import bot_pb2
+from referee import wire
+from referee.bots import BotProcess, BotSpec, BotStartError
+from referee.client import PROTOCOL_VERSION, BotClient
+from referee.games import make_game
+from referee.games.base import Outcome, State
+from referee.result import Fault, FaultKind, MatchRecord, Move, MoveStatus
+
+MAX_DECISIONS = 1_000_000
+"""A guard against an engine that never ends; every engine has its own, much lower, caps."""
+END_MATCH_TIMEOUT = 1.0
+COMMENT_LIMIT = 200
+
+
+@dataclass(frozen=True)
+class TimeControl:
+    """Per-match limits for every seat, in seconds."""
+
+    move_timeout: float = 1.0
+    time_bank: float = 10.0
+    max_faults: int = 3
+    startup_timeout: float = 10.0
+    """How long a bot may take to report SERVING and answer Identify."""
+
+    def to_proto(self) -> bot_pb2.TimeControl:
+        return bot_pb2.TimeControl(move_timeout_ms=round(self.move_timeout * 1000),
+                                   time_bank_ms=round(self.time_bank * 1000), max_faults=self.max_faults)
+
+
+@dataclass(frozen=True)
+class MatchConfig:
+    """What to play: the game, its variant and settings, the seed and the time control."""
+
+    game: str
+    variant: str | None = None
+    settings: Mapping[str, Any] = field(default_factory=dict)
+    seed: int = 0
+    match_id: str | None = None
+    time_control: TimeControl = TimeControl()
+
+
+class BotConnection:
+    """A ready bot: its process (if the referee started it), channel and identity."""
+
+    def __init__(self, spec: BotSpec, startup_timeout: float) -> None:
+        """Start (or connect to) the bot and wait until it serves and identifies itself.
+
+        :raises BotStartError: with the reason, if it does not become ready in time.
+        """
+        self.spec = spec
+        self.process = BotProcess(spec) if spec.command is not None else None
+        self.client = BotClient(self.process.address if self.process else str(spec.address))
+        try:
+            alive = self.process.alive if self.process else (lambda: True)
+            problem = self.client.wait_serving(startup_timeout, alive)
+            if problem is None:
+                reply = self.client.identify(startup_timeout)
+                problem = None if reply.ok else f"Identify failed: {reply.code.name}: {reply.detail}"
+                self.info: bot_pb2.BotInfo = reply.response
+            if problem is not None:
+                if self.process and not self.process.alive():
+                    problem = f"{problem}; {self.process.exit_description()}"
+                raise BotStartError(f"bot {spec.name}: {problem}")
+        except BaseException:
+            self.close()
+            raise
+
+    def alive(self) -> bool:
+        return self.process is None or self.process.alive()
+
+    def close(self) -> None:
+        self.client.close()
+        if self.process is not None:
+            self.process.stop()
+
+
+@dataclass
+class _Seat:
+    """A seat's runtime: its connection (None once unusable), bank, faults, event cursor."""
+
+    name: str
+    connection: BotConnection | None
+    bank: float
+    faults: int = 0
+    decisions: int = 0
+    seen_events: int = 0
+    forfeited: bool = False
+
+
+class MatchRunner:
+    """Plays one match; :func:`run_match` is the usual entry point."""
+
+    def __init__(self, config: MatchConfig, bots: Sequence[BotSpec | BotConnection],
+                 on_line: Callable[[str], None] | None = None) -> None:
+        self.config = config
+        self.tc = config.time_control
+        # Validates game, variant, seat count and settings before any bot is started.
+        self.game = make_game(config.game, variant=config.variant, num_players=len(bots), settings=config.settings)
+        self.bots = list(bots)
+        self.on_line = on_line or (lambda line: None)
+        self.fallback_rng = random.Random(f"fallback:{config.seed}")
+        self.record = MatchRecord(
+            match_id=config.match_id or uuid.uuid4().hex[:12], game=self.game.name, variant=self.game.variant,
+            num_players=self.game.num_players, settings=dict(self.game.settings), seed=config.seed,
+            players=[bot.spec.label if isinstance(bot, BotConnection) else bot.label for bot in self.bots],
+            time_control={"move_timeout": self.tc.move_timeout, "time_bank": self.tc.time_bank,
+                          "max_faults": self.tc.max_faults, "startup_timeout": self.tc.startup_timeout})
+        self.seats: list[_Seat] = []
+
+    # --- faults ------------------------------------------------------------------------------
+    def _fault(self, seat: int, kind: FaultKind, detail: str, decision: int | None = None) -> None:
+        self.record.faults.append(Fault(seat, kind, detail, decision))
+        state = self.seats[seat]
+        state.faults += 1
+        self.on_line(f"  ! seat {seat} ({state.name}) fault: {kind.value}: {detail}")
+        if kind in (FaultKind.PROCESS_EXIT, FaultKind.STARTUP) or state.faults >= self.tc.max_faults:
+            self._forfeit(seat, detail if kind in (FaultKind.PROCESS_EXIT, FaultKind.STARTUP)
+                          else f"{state.faults} faults")
+
+    def _forfeit(self, seat: int, why: str) -> None:
+        state = self.seats[seat]
+        if state.forfeited:
+            return
+        state.forfeited = True
+        self.record.forfeited.append(seat)
+        self.on_line(f"  ! seat {seat} ({state.name}) forfeits: {why}")
+
+    # --- set-up --------------------------------------------------------------------------------
+    def _connect(self) -> None:
+        owned: list[BotConnection] = []
+        for seat, bot in enumerate(self.bots):
+            name = self.record.players[seat]
+            self.seats.append(_Seat(name, None, self.tc.time_bank))
+            if isinstance(bot, BotConnection):
+                self.seats[seat].connection = bot
+                continue
+            try:
+                connection = BotConnection(bot, self.tc.startup_timeout)
+            except BotStartError as error:
+                self._fault(seat, FaultKind.STARTUP, str(error))
+                continue
+            owned.append(connection)
+            self.seats[seat].connection = connection
+        self._owned = owned
+        for seat, state in enumerate(self.seats):
+            if state.connection is None:
+                continue
+            info = state.connection.info
+            if info.protocol_version != PROTOCOL_VERSION:
+                self._fault(seat, FaultKind.STARTUP, f"speaks protocol version {info.protocol_version}, "
+                                                     f"not {PROTOCOL_VERSION}")
+            elif "*" not in info.games and self.game.name not in info.games:
+                self._fault(seat, FaultKind.STARTUP, f"does not play {self.game.name} "
+                                                     f"(it plays {', '.join(info.games) or 'nothing'})")
+
+    def _start_match(self) -> None:
+        settings = {key: str(value) for key, value in self.game.settings.items()}
+        for seat, state in enumerate(self.seats):
+            if state.connection is None or state.forfeited:
+                continue
+            request = bot_pb2.StartMatchRequest(
+                match_id=self.record.match_id, game=self.game.name, variant=self.game.variant, settings=settings,
+                seat=seat, players=self.record.players, time_control=self.tc.to_proto())
+            reply = state.connection.client.call("StartMatch", request, self.tc.startup_timeout)
+            if not reply.ok:
+                self._fault(seat, FaultKind.STARTUP, f"StartMatch failed: {reply.code.name}: {reply.detail}")
+
+    # --- play ------------------------------------------------------------------------------------
+    def _ask(self, state: State[Any, Any], seat: int, legal: list[Any]) -> tuple[int | None, MoveStatus, float, str]:
+        """One Decide call: the chosen index (or None), its status, elapsed ms and comment."""
+        runner = self.seats[seat]
+        connection = runner.connection
+        assert connection is not None
+        deadline = self.tc.move_timeout + runner.bank
+        events = state.events_for(seat, runner.seen_events)
+        runner.seen_events = len(state.events)
+        request = bot_pb2.DecideRequest(
+            match_id=self.record.match_id, decision_number=runner.decisions,
+            observation=wire.observation_to_proto(self.game.name, state.observe(seat), events),
+            legal_actions=wire.actions_to_proto(self.game.name, legal),
+            time_left_ms=int(deadline * 1000), bank_left_ms=int(runner.bank * 1000))
+        runner.decisions += 1
+        decision = len(self.record.moves)
+        reply = connection.client.call("Decide", request, deadline)
+        elapsed_ms = reply.elapsed * 1000
+        if reply.ok:
+            runner.bank = max(0.0, runner.bank - max(0.0, reply.elapsed - self.tc.move_timeout))
+            index = reply.response.action_index
+            comment = reply.response.comment[:COMMENT_LIMIT]
+            if 0 <= index < len(legal):
+                return index, MoveStatus.OK, elapsed_ms, comment
+            self._fault(seat, FaultKind.INVALID, f"index {index} is not in 0..{len(legal) - 1}", decision)
+            return None, MoveStatus.INVALID, elapsed_ms, comment
+        if reply.code == grpc.StatusCode.DEADLINE_EXCEEDED:
+            runner.bank = 0.0
+            self._fault(seat, FaultKind.TIMEOUT, f"no answer within {deadline:.3f} s", decision)
+            return None, MoveStatus.TIMEOUT, elapsed_ms, ""
+        if connection.process is not None:
+            try:  # a crash often shows as UNAVAILABLE a moment before the exit is reaped
+                connection.process.process.wait(timeout=0.5)
+            except Exception:  # noqa: BLE001 - still running is the normal case
+                pass
+        if not connection.alive():
+            assert connection.process is not None
+            self._fault(seat, FaultKind.PROCESS_EXIT, connection.process.exit_description(), decision)
+        else:
+            self._fault(seat, FaultKind.ERROR, f"{reply.code.name}: {reply.detail}", decision)
+        return None, MoveStatus.ERROR, elapsed_ms, ""
+
+    def _play(self) -> State[Any, Any]:
+        state = self.game.new_initial_state(self.config.seed)
+        shown = 0
+        while not state.is_terminal():
+            if len(self.record.moves) >= MAX_DECISIONS:
+                raise RuntimeError(f"{self.game.name} did not end within {MAX_DECISIONS} decisions")
+            seat = state.current_player()
+            legal = state.legal_actions()
+            runner = self.seats[seat]
+            connection = runner.connection
+            if not runner.forfeited and connection is not None and connection.process and not connection.alive():
+                self._fault(seat, FaultKind.PROCESS_EXIT, connection.process.exit_description(), len(self.record.moves))
+            if runner.forfeited:
+                index, status, elapsed_ms, comment = None, MoveStatus.FORFEITED, 0.0, ""
+            else:
+                index, status, elapsed_ms, comment = self._ask(state, seat, legal)
+            if index is None:
+                index = self.fallback_rng.randrange(len(legal))
+            action = legal[index]
+            state.apply(action)
+            self.record.moves.append(Move(seat, index, str(action), status, round(elapsed_ms, 3), comment))
+            for event in state.events[shown:]:
+                self.on_line(f"  {event.text}")
+            shown = len(state.events)
+        return state
+
+    def _finish(self, outcome: Outcome) -> None:
+        record = self.record
+        record.scores = list(outcome.scores)
+        record.engine_ranking = list(outcome.ranking)
+        record.ranking = list(rank_with_forfeits(outcome.ranking, set(record.forfeited)))
+        record.termination = outcome.termination.value
+        record.bank_used = [round(self.tc.time_bank - seat.bank, 3) for seat in self.seats]
+        reason = outcome.detail or outcome.termination.value
+        if record.forfeited:
+            reason += "; forfeited: " + ", ".join(f"seat {s} ({record.players[s]})" for s in record.forfeited)
+        record.reason = reason
+        end = bot_pb2.EndMatchRequest(match_id=record.match_id, scores=record.scores, ranking=record.ranking,
+                                      reason=reason)
+        for seat in self.seats:
+            if seat.connection is not None and not seat.forfeited:
+                seat.connection.client.call("EndMatch", end, END_MATCH_TIMEOUT)
+
+    def run(self) -> MatchRecord:
+        """Play the match to its end; always returns the record, bots always stopped."""
+        start = time.monotonic()
+        try:
+            self._connect()
+            self._start_match()
+            state = self._play()
+            self._finish(state.outcome())
+        finally:
+            for connection in getattr(self, "_owned", []):
+                connection.close()
+            self.record.duration_s = round(time.monotonic() - start, 3)
+        return self.record
+
+
+def rank_with_forfeits(ranking: Sequence[int], forfeited: set[int]) -> tuple[int, ...]:
+    """Move forfeited seats below everyone else, keeping the engine's order within each group.
+
+    >>> rank_with_forfeits([0, 1, 2], {0})
+    (2, 0, 1)
+    """
+    def rank(seat: int) -> int:
+        same_group = [s for s in range(len(ranking)) if (s in forfeited) == (seat in forfeited)]
+        better = sum(1 for s in same_group if ranking[s] < ranking[seat])
+        return better + (len(ranking) - len(forfeited) if seat in forfeited else 0)
+
+    return tuple(rank(seat) for seat in range(len(ranking)))
+
+
+def run_match(config: MatchConfig, bots: Sequence[BotSpec | BotConnection],
+              on_line: Callable[[str], None] | None = None) -> MatchRecord:
+    """Play one match and return its record (faults are recorded, never raised).
+
+    Command bots are started before the match and stopped after it; a :class:`BotConnection`
+    passed in is used as is and left running, for callers that keep bots alive across
+    matches.
+
+    :raises SettingsError: for a bad game, variant, seat count or setting (no bot is started).
+    """
+    return MatchRunner(config, bots, on_line).run()
+
