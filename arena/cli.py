@@ -23,7 +23,7 @@ from referee.match import BotConnection, MatchConfig, TimeControl, run_match
 from referee.replay import replay
 from referee.result import MatchRecord
 
-console = Console(highlight=False)
+console = Console(highlight=False, soft_wrap=True)
 
 
 def parse_settings(pairs: tuple[str, ...]) -> dict[str, str]:
@@ -132,9 +132,12 @@ def play(game_name: str, variant: str | None, settings: tuple[str, ...], bots: t
     finally:
         for connection in connections:
             connection.close()
-    print_result(record)
     if log_out is not None:
         log_out.write_text(record.dumps() + "\n", encoding="utf-8")
+    if not record.finished:
+        raise click.ClickException(f"match {record.match_id} did not finish: {record.reason}")
+    print_result(record)
+    if log_out is not None:
         console.print(f"match record written to {log_out}")
 
 
@@ -157,6 +160,54 @@ def replay_command(record_file: Path) -> None:
     for problem in report.problems:
         console.print(f"replay MISMATCH: {problem}")
     sys.exit(1)
+
+
+@main.command("check-bot")
+@click.argument("bot")
+@click.option("--game", "only", multiple=True, help="Check only this game (repeatable); default: every game it claims.")
+@click.option("--matches", type=click.IntRange(min=1), default=2, show_default=True,
+              help="Matches per game; the bot takes each seat in turn.")
+@click.option("--seed", type=int, default=0, show_default=True)
+@time_control_options
+def check_bot_command(bot: str, only: tuple[str, ...], matches: int, seed: int, move_timeout: float,
+                      time_bank: float, max_faults: int, startup_timeout: float) -> None:
+    """Check a bot before submitting it: health, identity, and short matches of every game
+    it claims against random bots. BOT is a manifest, its folder, or an address.
+
+    Prints protocol errors, illegal answers, decision latency (median, p99) and time-bank
+    use. Exits 1 if anything failed.
+    """
+    from arena.check_bot import check_bot
+
+    try:
+        spec = resolve_bot(bot)
+    except BotSpecError as error:
+        raise click.ClickException(str(error)) from None
+    tc = make_time_control(move_timeout, time_bank, max_faults, startup_timeout)
+    report = check_bot(spec, matches=matches, seed=seed, time_control=tc, only=list(only) or None)
+    console.print(f"bot: {report.bot}")
+    if report.identity:
+        console.print(f"identity: {report.identity} (ready in {report.startup_s:.2f} s)")
+    if report.games:
+        table = Table(title="matches against random bots")
+        for column in ("game", "matches", "decisions", "median ms", "p99 ms", "bank used s", "faults"):
+            table.add_column(column, justify="left" if column == "game" else "right")
+        for game in report.games:
+            table.add_row(game.game, str(game.matches), str(game.decisions), f"{game.median_ms:.1f}",
+                          f"{game.percentile(0.99):.1f}", f"{game.bank_used_s:.2f}", str(len(game.faults)))
+        console.print(table)
+    for problem in report.problems:
+        console.print(f"FAIL: {problem}")
+    for game in report.games:
+        for problem in game.aborted:
+            console.print(f"FAIL: {game.game}: match aborted: {problem}")
+        for fault in game.faults:
+            at = f" at decision {fault.decision}" if fault.decision is not None else ""
+            console.print(f"FAIL: {game.game}: {fault.kind.value}{at}: {fault.detail}")
+    if not report.ok:
+        console.print("check-bot: FAILED")
+        sys.exit(1)
+    console.print("check-bot: all checks passed")
 
 
 def _register_optional_commands() -> None:

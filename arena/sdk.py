@@ -16,7 +16,9 @@ tests can run a bot in process on a port of their choosing (``127.0.0.1:0`` pick
 from __future__ import annotations
 
 import os
+import random
 import signal
+import socket
 import sys
 import threading
 from collections.abc import Callable, Iterable, Sequence
@@ -31,6 +33,16 @@ from arena.v1 import bot_pb2, bot_pb2_grpc
 Decide = Callable[[bot_pb2.Observation, Sequence[bot_pb2.Action]], int]
 PROTOCOL_VERSION = 1
 ADDRESS_VARIABLE = "ARENA_BOT_ADDRESS"
+
+
+def random_decide(observation: bot_pb2.Observation, legal_actions: Sequence[bot_pb2.Action]) -> int:
+    """The baseline policy: a uniformly random legal action.
+
+    Seeded by the observation itself, so the same match replays identically (tournament
+    resume and the replay tests rely on deterministic bots).
+    """
+    rng = random.Random(observation.SerializeToString(deterministic=True))
+    return rng.randrange(len(legal_actions))
 
 
 class _BotServicer(bot_pb2_grpc.BotServicer):
@@ -74,6 +86,7 @@ def serve(decide: Decide, *, name: str, version: str, author: str = "", games: I
     address = address or os.environ.get(ADDRESS_VARIABLE)
     if not address:
         raise ValueError(f"no address to serve on: set {ADDRESS_VARIABLE} (the referee does) or pass address=")
+    _check_port_free(address)
     info = bot_pb2.BotInfo(name=name, version=version, author=author, protocol_version=PROTOCOL_VERSION,
                            games=list(games))
     server = grpc.server(futures.ThreadPoolExecutor(max_workers=max_workers))
@@ -89,6 +102,19 @@ def serve(decide: Decide, *, name: str, version: str, author: str = "", games: I
     server.start()
     health_servicer.set("", health_pb2.HealthCheckResponse.SERVING)
     return BoundServer(server, port)
+
+
+def _check_port_free(address: str) -> None:
+    """Fail with a clear message when a TCP port is taken (gRPC would log a C-level error)."""
+    host, sep, port = address.rpartition(":")
+    if address.startswith("unix:") or not sep or not port.isdigit() or port == "0":
+        return
+    family = socket.AF_INET6 if host.startswith("[") else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        try:
+            probe.bind((host.strip("[]"), int(port)))
+        except OSError as error:
+            raise ValueError(f"cannot listen on {address}: {error.strerror or error}") from None
 
 
 def run_bot(decide: Decide, *, name: str, version: str, author: str = "", games: Iterable[str] = ("*",)) -> None:

@@ -284,6 +284,10 @@ class MatchRunner:
             self._start_match()
             state = self._play()
             self._finish(state.outcome())
+        except Exception as error:  # noqa: BLE001 - an engine or referee bug must not kill a tournament
+            self.record.termination = "aborted"
+            self.record.reason = f"referee error: {type(error).__name__}: {error}"
+            self.on_line(f"  ! match aborted: {self.record.reason}")
         finally:
             for connection in getattr(self, "_owned", []):
                 connection.close()

@@ -1,0 +1,80 @@
+"""Print a real exchange between the referee and a bot, for docs/protocol.md.
+
+Runs a 2-player Yahtzee match (seed 42) in which seat 0 is a recording bot served in this
+process and seat 1 the sample random bot, then prints the first StartMatch, two Decide
+calls and the EndMatch in protobuf text format.
+
+Usage: ``.venv/bin/python scripts/protocol_example.py``
+"""
+
+from __future__ import annotations
+
+import sys
+from concurrent import futures
+from pathlib import Path
+
+import grpc
+from google.protobuf import text_format
+from grpc_health.v1 import health, health_pb2, health_pb2_grpc
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from arena.v1 import bot_pb2, bot_pb2_grpc  # noqa: E402
+from referee.bots import BotSpec, resolve_bot  # noqa: E402
+from referee.match import MatchConfig, run_match  # noqa: E402
+
+
+class Recorder(bot_pb2_grpc.BotServicer):
+    """Plays the last legal action (a score when one is offered) and keeps every request."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[str, object, object]] = []
+
+    def Identify(self, request, context):  # type: ignore[no-untyped-def]
+        reply = bot_pb2.BotInfo(name="example", version="1.0", author="docs", protocol_version=1, games=["yahtzee"])
+        self.calls.append(("Identify", request, reply))
+        return reply
+
+    def StartMatch(self, request, context):  # type: ignore[no-untyped-def]
+        reply = bot_pb2.StartMatchResponse()
+        self.calls.append(("StartMatch", request, reply))
+        return reply
+
+    def Decide(self, request, context):  # type: ignore[no-untyped-def]
+        reply = bot_pb2.DecideResponse(action_index=len(request.legal_actions) - 1)
+        self.calls.append(("Decide", request, reply))
+        return reply
+
+    def EndMatch(self, request, context):  # type: ignore[no-untyped-def]
+        reply = bot_pb2.EndMatchResponse()
+        self.calls.append(("EndMatch", request, reply))
+        return reply
+
+
+def main() -> None:
+    recorder = Recorder()
+    server = grpc.server(futures.ThreadPoolExecutor(max_workers=2))
+    bot_pb2_grpc.add_BotServicer_to_server(recorder, server)
+    health_servicer = health.HealthServicer()
+    health_servicer.set("", health_pb2.HealthCheckResponse.SERVING)
+    health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
+    port = server.add_insecure_port("127.0.0.1:0")
+    server.start()
+    try:
+        bots = [BotSpec.from_address(f"127.0.0.1:{port}", name="example"),
+                resolve_bot(str(ROOT / "sample_bots" / "python" / "random_bot"))]
+        record = run_match(MatchConfig(game="yahtzee", seed=42, match_id="example-42"), bots)
+    finally:
+        server.stop(None)
+    decides = [call for call in recorder.calls if call[0] == "Decide"]
+    shown = [call for call in recorder.calls if call[0] in ("Identify", "StartMatch")] + decides[:1] + decides[1:2]
+    shown += [call for call in recorder.calls if call[0] == "EndMatch"]
+    for method, request, reply in shown:
+        print(f"--- {method} request\n{text_format.MessageToString(request).rstrip()}")
+        print(f"--- {method} response\n{text_format.MessageToString(reply).rstrip() or '(empty)'}\n")
+    print(f"# {len(decides)} Decide calls in all; result: {record.reason}; scores {record.scores}")
+
+
+if __name__ == "__main__":
+    main()

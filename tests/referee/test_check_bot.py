@@ -1,0 +1,46 @@
+"""`arena check-bot` passes the sample bots and fails broken ones for the right reason."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+PYTHON_BOTS = ROOT / "sample_bots" / "python"
+
+
+def check_bot(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "arena.cli", "check-bot", *args, "--move-timeout", "0.5",
+                           "--time-bank", "1", "--startup-timeout", "20"],
+                          capture_output=True, text=True, timeout=300, cwd=ROOT)
+
+
+@pytest.mark.parametrize("bot", ["random_bot", "yahtzee_heuristic", "gin_heuristic"])
+def test_sample_python_bots_pass(bot: str) -> None:
+    result = check_bot(str(PYTHON_BOTS / bot))
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "all checks passed" in result.stdout and "median ms" in result.stdout
+
+
+def test_bot_answering_out_of_range_fails_as_invalid() -> None:
+    result = check_bot(str(ROOT / "tests" / "bots" / "bad-index"), "--game", "yahtzee")
+    assert result.returncode == 1
+    assert "FAIL: yahtzee: invalid at decision 0: index" in result.stdout
+    assert "check-bot: FAILED" in result.stdout
+
+
+def test_bot_that_exits_fails_with_process_exit() -> None:
+    result = check_bot(str(ROOT / "tests" / "bots" / "exit"), "--game", "yahtzee")
+    assert result.returncode == 1
+    assert "process_exit" in result.stdout and "exited with status 3" in result.stdout
+
+
+def test_bot_that_cannot_start_fails_with_the_reason(tmp_path: Path) -> None:
+    (tmp_path / "bot.toml").write_text('name = "mute"\ncommand = ["{python}", "-c", "import time; time.sleep(60)"]\n')
+    result = subprocess.run([sys.executable, "-m", "arena.cli", "check-bot", str(tmp_path), "--startup-timeout", "1"],
+                            capture_output=True, text=True, timeout=60, cwd=ROOT)
+    assert result.returncode == 1
+    assert "FAIL: bot mute: not SERVING within 1 s" in result.stdout
