@@ -163,6 +163,8 @@ class Game(ABC):
     max_players: ClassVar[int]
     default_players: ClassVar[int]
     settings_spec: ClassVar[tuple[Setting, ...]] = ()
+    short_match_settings: ClassVar[Mapping[str, Any]] = {}
+    """Settings for a short match (``arena check-bot``, smoke tests): e.g. fewer hands."""
     teams: ClassVar[tuple[tuple[Seat, ...], ...] | None] = None
     """Fixed partnerships (Jass), or ``None`` for every-seat-for-itself games."""
 

@@ -1,0 +1,51 @@
+"""Protobuf adapter for Yahtzee and Yams (``arena/v1/yahtzee.proto``)."""
+
+from __future__ import annotations
+
+from typing import Final
+
+from arena.v1 import yahtzee_pb2
+from referee.games.yahtzee import Reroll, Score, YahtzeeAction, YahtzeeObservation
+from referee.games.yahtzee_scoring import delta, upper_bonus, upper_total
+
+FIELD: Final = "yahtzee"
+"""This game's field in the ``game`` oneof of ``Observation`` and ``Action``."""
+
+
+def observation(obs: YahtzeeObservation) -> yahtzee_pb2.YahtzeeObservation:
+    """``obs`` as its protobuf message, scorecards with their computed totals."""
+    cards = []
+    for seat, total in enumerate(obs.totals):
+        card = obs.card(seat)
+        cards.append(yahtzee_pb2.YahtzeeObservation.Scorecard(
+            boxes=[yahtzee_pb2.YahtzeeObservation.Box(name=box, filled=score is not None, score=score or 0)
+                   for box, score in card.items()],
+            upper_total=upper_total(card),
+            upper_bonus=upper_bonus(obs.variant, card),
+            delta=delta(obs.variant, card),
+            yahtzee_bonus=obs.yahtzee_bonus[seat],
+            total=total,
+        ))
+    return yahtzee_pb2.YahtzeeObservation(
+        seat=obs.seat,
+        variant=obs.variant,
+        current_player=obs.current_player,
+        dice=obs.dice,
+        rerolls_left=obs.rerolls_left,
+        round=obs.round,
+        rounds=obs.rounds,
+        cards=cards,
+    )
+
+
+def action(a: YahtzeeAction) -> yahtzee_pb2.YahtzeeAction:
+    """``a`` as its protobuf message.
+
+    :raises TypeError: if ``a`` is not a Yahtzee action.
+    """
+    if isinstance(a, Reroll):
+        return yahtzee_pb2.YahtzeeAction(reroll=yahtzee_pb2.YahtzeeAction.Reroll(dice=a.dice))
+    if isinstance(a, Score):
+        return yahtzee_pb2.YahtzeeAction(score=yahtzee_pb2.YahtzeeAction.Score(box=a.box, points=a.points,
+                                                                               bonus=a.bonus))
+    raise TypeError(f"not a Yahtzee action: {a!r}")
