@@ -1,0 +1,1 @@
+"""Gin Rummy engine tests (RULES.md section 5)."""
