@@ -117,13 +117,16 @@ def check_bot(spec: BotSpec, *, matches: int = 2, seed: int = 0, time_control: T
 def _check_game(name: str, connection: BotConnection, random_specs: list[BotSpec], matches: int, seed: int,
                 time_control: TimeControl) -> GameCheck:
     check = GameCheck(name)
-    seats = game_class(name).default_players
+    cls = game_class(name)
+    seats = cls.default_players
     started = time.monotonic()
     for number in range(matches):
         seat = number % seats
         bots: list[BotSpec | BotConnection] = list(random_specs[:seats - 1])
         bots.insert(seat, connection)
-        record = run_match(MatchConfig(game=name, seed=seed + number, time_control=time_control), bots)
+        config = MatchConfig(game=name, settings=cls.short_match_settings, seed=seed + number,
+                             time_control=time_control)
+        record = run_match(config, bots)
         check.matches += 1
         if not record.finished:
             check.aborted.append(f"seed {seed + number}: {record.reason}")

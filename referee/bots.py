@@ -20,6 +20,7 @@ Manifest fields::
 
 from __future__ import annotations
 
+import ctypes
 import hashlib
 import os
 import re
@@ -135,6 +136,22 @@ def bot_files_hash(spec: BotSpec) -> str:
     return digest.hexdigest()
 
 
+_PR_SET_PDEATHSIG = 1
+
+
+def _die_with_parent() -> None:
+    """In the child before exec: get SIGKILL when the referee dies, even by ``kill -9``.
+
+    Linux only (prctl); elsewhere the referee's own clean-up is the only guard.  The signal
+    follows the thread that started the process, so bots are started from long-lived threads.
+    """
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    except (OSError, AttributeError):
+        pass
+
+
 class BotProcess:
     """A bot command running in its own process group, listening on a private Unix socket."""
 
@@ -150,7 +167,8 @@ class BotProcess:
         try:
             with open(self._log_path, "wb") as log:
                 self.process = subprocess.Popen(command, cwd=spec.directory, env=env, stdin=subprocess.DEVNULL,
-                                                stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+                                                stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+                                                preexec_fn=_die_with_parent)
         except OSError as error:
             shutil.rmtree(self._folder, ignore_errors=True)
             raise BotStartError(f"bot {spec.name}: cannot run {command[0]!r}: {error.strerror or error}") from None

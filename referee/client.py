@@ -43,7 +43,12 @@ class BotClient:
         self.address = address
         options = [("grpc.max_receive_message_length", MAX_MESSAGE_BYTES),
                    ("grpc.max_send_message_length", MAX_MESSAGE_BYTES),
-                   ("grpc.enable_retries", 0)]
+                   ("grpc.enable_retries", 0),
+                   # A bot starts listening a moment after we first try to connect; the default
+                   # reconnect backoff (~1 s) would add that much to every bot's start.
+                   ("grpc.initial_reconnect_backoff_ms", 50),
+                   ("grpc.min_reconnect_backoff_ms", 50),
+                   ("grpc.max_reconnect_backoff_ms", 200)]
         self.channel = grpc.insecure_channel(address, options=options)
         self.stub = bot_pb2_grpc.BotStub(self.channel)
         self.health = health_pb2_grpc.HealthStub(self.channel)
