@@ -1,0 +1,619 @@
+"""Running tournaments: schedule into the database, play in worker processes, resume after a crash.
+
+:func:`create_tournament` validates everything (game, variant, settings, bots) before it
+writes; then it registers the bots and inserts the whole schedule as ``pending`` matches in
+one transaction.  :func:`run_tournament` plays whatever is not ``done`` yet, so it is also
+how a tournament is resumed.
+
+Matches run in N referee worker processes behind the small :class:`Executor` interface (a
+distributed executor can implement it later).  Workers never touch the database: they send
+each :class:`~referee.result.MatchRecord` back, and the parent commits it in one
+transaction.  A worker whose parent disappears (``kill -9``) notices within half a second,
+stops its bots and exits.
+
+``Ctrl-C`` (or SIGTERM) stops dispatching and lets the running matches finish and be stored;
+a second ``Ctrl-C`` abandons them (their bots are stopped; they stay pending).
+
+**Keeping bots alive** (``keep_alive=True``): each worker starts a bot's process once and
+reuses it for every match it plays, instead of a fresh process per match.  It is faster
+when start-up dominates, at a cost in isolation: a bot can carry memory from one match to
+the next (it could learn an opponent, or leak), and a crash hurts only the match it happens
+in (the process is restarted for the next one).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import multiprocessing
+import multiprocessing.connection
+import os
+import signal
+import sys
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+from arena.ratings import update_ratings
+from arena.scheduler import Format, ScheduleError, format_for, schedule
+from arena.storage import BotRow, Database, ScheduledMatch, StorageError
+from referee.bots import MANIFEST_NAME, BotSpec, BotSpecError, BotStartError, bot_files_hash, resolve_bot
+from referee.games import game_class
+from referee.games.base import SettingsError
+from referee.match import BotConnection, MatchConfig, TimeControl, run_match
+from referee.result import MatchRecord
+
+DICE_GAMES = frozenset({"yahtzee"})
+"""Games whose chance is dice, not a deal: duplicate seeds help less there, so they are off by default."""
+
+
+class TournamentError(ValueError):
+    """A tournament that cannot be created or run, told in one line."""
+
+
+# --- bots -------------------------------------------------------------------------------------------
+def expand_bots(texts: Iterable[str], game: str | None = None) -> tuple[list[BotSpec], list[str]]:
+    """Resolve command-line bot arguments: manifests, folders of manifests, addresses.
+
+    A folder without its own ``bot.toml`` stands for every manifest below it; those that do
+    not play ``game`` are skipped (and named in the second list).  A bot named explicitly
+    that does not play ``game`` is an error.
+
+    :raises TournamentError: for an argument that names no bot.
+    """
+    specs: list[BotSpec] = []
+    skipped: list[str] = []
+    for text in texts:
+        path = Path(text)
+        try:
+            if path.is_dir() and not (path / MANIFEST_NAME).exists():
+                found = sorted(path.rglob(MANIFEST_NAME))
+                found = [p for p in found if "node_modules" not in p.parts]
+                if not found:
+                    raise TournamentError(f"no {MANIFEST_NAME} in folder {text}")
+                for manifest in found:
+                    spec = BotSpec.from_manifest(manifest)
+                    if game is not None and not spec.plays(game):
+                        skipped.append(f"{spec.label} (does not play {game})")
+                    else:
+                        specs.append(spec)
+                continue
+            spec = resolve_bot(text)
+        except BotSpecError as error:
+            raise TournamentError(str(error)) from None
+        if game is not None and not spec.plays(game):
+            raise TournamentError(f"bot {spec.label} does not play {game} (its manifest lists {', '.join(spec.games)})")
+        specs.append(spec)
+    return specs, skipped
+
+
+def spec_from_row(row: BotRow) -> BotSpec:
+    """The bot a stored entrant refers to, checked against its registered files.
+
+    :raises TournamentError: if its manifest is gone or its files changed.
+    """
+    try:
+        if row.manifest:
+            spec = BotSpec.from_manifest(Path(row.manifest))
+        else:
+            spec = BotSpec.from_address(str(row.address), name=row.name)
+    except BotSpecError as error:
+        raise TournamentError(f"bot {row.label}: {error}") from None
+    if bot_files_hash(spec) != row.files_hash:
+        raise TournamentError(f"bot {row.label} changed since it was registered ({row.manifest}); "
+                              f"restore it, or enter the changed bot under a new version")
+    return spec
+
+
+def register(db: Database, spec: BotSpec) -> BotRow:
+    """Register ``spec`` (a new name or version is a new entrant)."""
+    return db.register_bot(name=spec.name, version=spec.version, files_hash=bot_files_hash(spec), author=spec.author,
+                           language=spec.language, manifest=str(spec.manifest) if spec.manifest else None,
+                           address=spec.address)
+
+
+# --- creating -------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class TournamentSpec:
+    """Everything that defines a tournament."""
+
+    game: str
+    bots: tuple[BotSpec, ...]
+    variant: str | None = None
+    settings: dict[str, Any] = field(default_factory=dict)
+    rounds: int = 1
+    duplicate: bool | None = None
+    """``None``: on for card games, off for dice games."""
+    table_size: int | None = None
+    seed: int = 0
+    time_control: TimeControl = TimeControl()
+    name: str = ""
+    max_tables: int = 2000
+    keep_alive: bool = False
+
+
+def create_tournament(db: Database, spec: TournamentSpec) -> int:
+    """Validate, register the bots and store the whole schedule; returns the tournament id.
+
+    :raises TournamentError: for a bad game, variant, setting, table size, or bot list.
+    :raises StorageError: for a bot registered before with other files.
+    """
+    try:
+        cls = game_class(spec.game)
+    except SettingsError as error:
+        raise TournamentError(str(error)) from None
+    labels = [bot.label for bot in spec.bots]
+    twice = sorted({label for label in labels if labels.count(label) > 1})
+    if twice:
+        raise TournamentError(f"bot {twice[0]} is entered twice; each entrant needs its own name or version")
+    for bot in spec.bots:
+        if not bot.plays(spec.game):
+            raise TournamentError(f"bot {bot.label} does not play {spec.game} (its manifest lists "
+                                  f"{', '.join(bot.games)})")
+    try:
+        fmt: Format = format_for(min_players=cls.min_players, max_players=cls.max_players, teams=cls.teams,
+                                 num_bots=len(spec.bots), table_size=spec.table_size)
+        game = cls(variant=spec.variant, num_players=fmt.table_size, settings=spec.settings)
+        duplicate = spec.duplicate if spec.duplicate is not None else spec.game not in DICE_GAMES
+        pairings = schedule(fmt, list(range(len(spec.bots))), rounds=spec.rounds, duplicate=duplicate,
+                            seed=spec.seed, max_tables=spec.max_tables)
+    except (SettingsError, ScheduleError) as error:
+        raise TournamentError(str(error)) from None
+    rows = [register(db, bot) for bot in spec.bots]
+    matches = [ScheduledMatch(tuple(rows[i].id for i in p.seats), p.seed, p.round, p.deal, p.rotation)
+               for p in pairings]
+    tc = dataclasses.asdict(spec.time_control)
+    name = spec.name or f"{game.name} {game.variant}: {len(rows)} bots, {spec.rounds} round(s)"
+    return db.create_tournament(
+        name=name, game=game.name, variant=game.variant, settings=dict(game.settings), format=fmt.kind,
+        table_size=fmt.table_size, rounds=spec.rounds, duplicate=duplicate, seed=spec.seed, time_control=tc,
+        options={"max_tables": spec.max_tables, "keep_alive": spec.keep_alive, "format": fmt.describe()},
+        bot_ids=[row.id for row in rows], matches=matches)
+
+
+# --- executing ------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class MatchJob:
+    """One match for a worker: the stored match id, what to play, and who sits where."""
+
+    match_id: int
+    config: MatchConfig
+    bots: tuple[BotSpec, ...]
+
+
+@dataclass(frozen=True)
+class JobResult:
+    """A worker's answer: the record, or why there is none, and where the time went."""
+
+    match_id: int
+    record: MatchRecord | None
+    """The record, even of a match that did not finish (then with an ``error``)."""
+    error: str | None = None
+    """Why the match has no usable result; ``None`` when it can be stored."""
+    startup_s: float = 0.0
+    """Starting bot processes and waiting until they serve."""
+    play_s: float = 0.0
+    """Playing the match (run_match with ready bots)."""
+    stop_s: float = 0.0
+    """Stopping bot processes."""
+
+
+class Executor(Protocol):
+    """Where matches run. A distributed executor needs only these four methods."""
+
+    slots: int
+    """How many matches may run at once."""
+
+    def submit(self, job: MatchJob) -> None:
+        """Start ``job``; only called while fewer than :attr:`slots` jobs are running."""
+
+    def running(self) -> int:
+        """Jobs submitted and not yet returned by :meth:`poll`."""
+
+    def poll(self, timeout: float) -> list[JobResult]:
+        """Results that arrived, waiting up to ``timeout`` seconds for the first one."""
+
+    def close(self, *, abandon: bool = False) -> None:
+        """Stop the workers; with ``abandon``, also the matches they are playing."""
+
+
+class BotKeeper:
+    """A worker's bot connections: fresh per match, or kept alive across matches.
+
+    Every open connection is tracked, so :meth:`close` stops them all even when a SIGTERM
+    cut a :meth:`release` short.
+    """
+
+    def __init__(self, keep_alive: bool) -> None:
+        self.keep_alive = keep_alive
+        self.alive: dict[BotSpec, BotConnection] = {}
+        self.open: list[BotConnection] = []
+
+    def acquire(self, bots: Sequence[BotSpec], startup_timeout: float) -> list[BotSpec | BotConnection]:
+        """Ready connections where a bot starts; the spec itself where it does not (run_match records why)."""
+        ready: list[BotSpec | BotConnection] = []
+        for spec in bots:
+            kept = self.alive.pop(spec, None)
+            if kept is not None and kept.alive():
+                self.alive[spec] = kept
+                ready.append(kept)
+                continue
+            if kept is not None:
+                self._close(kept)
+            try:
+                connection = BotConnection(spec, startup_timeout)
+            except BotStartError:
+                ready.append(spec)
+                continue
+            self.open.append(connection)
+            if self.keep_alive:
+                self.alive[spec] = connection
+            ready.append(connection)
+        return ready
+
+    def _close(self, connection: BotConnection) -> None:
+        if connection in self.open:
+            self.open.remove(connection)
+        if self.alive.get(connection.spec) is connection:
+            del self.alive[connection.spec]
+        connection.close()
+
+    def release(self, used: Sequence[BotSpec | BotConnection], record: MatchRecord | None) -> None:
+        """Stop the bots of a finished match, except healthy ones kept alive."""
+        for seat, item in enumerate(used):
+            if not isinstance(item, BotConnection):
+                continue
+            healthy = record is not None and seat not in record.forfeited and item.alive()
+            if not (self.keep_alive and healthy):
+                self._close(item)
+
+    def close(self) -> None:
+        """Stop every bot still running."""
+        while self.open:
+            try:
+                self._close(self.open[-1])
+            except Exception:  # noqa: BLE001 - keep stopping the others
+                pass
+        self.alive.clear()
+
+
+def play_job(job: MatchJob, keeper: BotKeeper) -> JobResult:
+    """Play one job with the worker's bots; exceptions become an error result."""
+    used: list[BotSpec | BotConnection] = []
+    record: MatchRecord | None = None
+    error: str | None = None
+    startup = play = 0.0
+    start = time.monotonic()
+    try:
+        used = keeper.acquire(job.bots, job.config.time_control.startup_timeout)
+        startup = time.monotonic() - start
+        record = run_match(job.config, used)
+        play = time.monotonic() - start - startup
+        if not record.finished:
+            error = f"match not finished: {record.reason or record.termination}"
+    except Exception as exc:  # noqa: BLE001 - a referee or engine bug must not stop the tournament
+        error = f"{type(exc).__name__}: {exc}"
+    finally:  # also on SystemExit (SIGTERM): never leave bot processes behind
+        stop_start = time.monotonic()
+        keeper.release(used, record)
+        stop = time.monotonic() - stop_start
+    return JobResult(job.match_id, record, error, startup, play, stop)
+
+
+def _worker_main(conn: multiprocessing.connection.Connection, parent_pid: int, keep_alive: bool) -> None:
+    """A worker process: play jobs from ``conn`` until it closes, the parent dies, or SIGTERM."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides what Ctrl-C means
+    stopping = [False]
+
+    def _terminate(signum: int, frame: Any) -> None:
+        # Only the first SIGTERM interrupts; later ones must not cut short stopping the bots.
+        if not stopping[0]:
+            stopping[0] = True
+            raise SystemExit(128 + signum)
+
+    signal.signal(signal.SIGTERM, _terminate)
+
+    def _watch_parent() -> None:
+        while os.getppid() == parent_pid:
+            time.sleep(0.5)
+        os.kill(os.getpid(), signal.SIGTERM)
+
+    threading.Thread(target=_watch_parent, daemon=True).start()
+    keeper = BotKeeper(keep_alive)
+    try:
+        while True:
+            try:
+                job = conn.recv()
+            except (EOFError, OSError):
+                return
+            if job is None:
+                return
+            result = play_job(job, keeper)
+            try:
+                conn.send(result)
+            except (BrokenPipeError, OSError):
+                return
+    finally:
+        stopping[0] = True
+        keeper.close()
+
+
+class _Worker:
+    def __init__(self, context: Any, keep_alive: bool) -> None:
+        self.conn, child = context.Pipe(duplex=True)
+        self.process = context.Process(target=_worker_main, args=(child, os.getpid(), keep_alive), daemon=True)
+        self.process.start()
+        child.close()
+        self.job: MatchJob | None = None
+
+
+class LocalExecutor:
+    """N worker processes on this machine (spawned, so each has a clean interpreter)."""
+
+    def __init__(self, workers: int, *, keep_alive: bool = False) -> None:
+        self.slots = max(1, workers)
+        self.keep_alive = keep_alive
+        self._context = multiprocessing.get_context("spawn")
+        self._workers = [_Worker(self._context, keep_alive) for _ in range(self.slots)]
+
+    def submit(self, job: MatchJob) -> None:
+        for index, worker in enumerate(self._workers):
+            if worker.job is None:
+                if not worker.process.is_alive():
+                    worker.conn.close()
+                    worker = self._workers[index] = _Worker(self._context, self.keep_alive)
+                worker.job = job
+                worker.conn.send(job)
+                return
+        raise RuntimeError("no free worker")
+
+    def running(self) -> int:
+        return sum(1 for worker in self._workers if worker.job is not None)
+
+    def poll(self, timeout: float) -> list[JobResult]:
+        busy = [w for w in self._workers if w.job is not None]
+        if not busy:
+            return []
+        waitables: list[Any] = [w.conn for w in busy] + [w.process.sentinel for w in busy]
+        ready = multiprocessing.connection.wait(waitables, timeout)
+        results = []
+        for index, worker in enumerate(self._workers):
+            job = worker.job
+            if job is None or (worker.conn not in ready and worker.process.sentinel not in ready):
+                continue
+            try:
+                result = worker.conn.recv() if worker.conn.poll() else None
+            except (EOFError, OSError):
+                result = None
+            if result is None:  # the worker died mid-match: report it and replace the worker
+                worker.process.join(1.0)
+                code = worker.process.exitcode
+                results.append(JobResult(job.match_id, None, f"worker process died (exit code {code})"))
+                worker.conn.close()
+                self._workers[index] = _Worker(self._context, self.keep_alive)
+                continue
+            worker.job = None
+            results.append(result)
+        return results
+
+    def close(self, *, abandon: bool = False) -> None:
+        for worker in self._workers:
+            if abandon and worker.job is not None and worker.process.is_alive():
+                worker.process.terminate()  # SIGTERM: the worker stops its bots on the way out
+            try:
+                worker.conn.send(None)
+            except (BrokenPipeError, OSError):
+                pass
+        deadline = time.monotonic() + 5.0
+        for worker in self._workers:
+            worker.process.join(max(0.1, deadline - time.monotonic()))
+            if worker.process.is_alive():
+                worker.process.kill()
+                worker.process.join()
+            worker.conn.close()
+
+
+# --- running ---------------------------------------------------------------------------------------------
+@dataclass
+class RunSummary:
+    """What one :func:`run_tournament` call did."""
+
+    tournament_id: int
+    total: int
+    done_before: int
+    played: int = 0
+    failed: int = 0
+    interrupted: bool = False
+    elapsed_s: float = 0.0
+    startup_s: float = 0.0
+    play_s: float = 0.0
+    stop_s: float = 0.0
+    errors: list[str] = field(default_factory=list)
+
+    @property
+    def done(self) -> int:
+        return self.done_before + self.played
+
+    @property
+    def per_minute(self) -> float:
+        return 60.0 * self.played / self.elapsed_s if self.elapsed_s > 0 else 0.0
+
+
+def _runner_alive(pid: int | None) -> bool:
+    """Whether another arena process still runs this tournament."""
+    if pid is None or pid == os.getpid():
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    try:
+        cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return True
+    return b"arena" in cmdline  # a recycled pid of some other program does not count
+
+
+class _Progress(Protocol):
+    def start(self, total: int, done: int) -> None: ...
+    def advance(self, ok: bool) -> None: ...
+    def note(self, text: str) -> None: ...
+    def stop(self) -> None: ...
+
+
+class _NoProgress:
+    """No bar; notes (such as "stopping") still go to stderr."""
+
+    def start(self, total: int, done: int) -> None:
+        pass
+
+    def advance(self, ok: bool) -> None:
+        pass
+
+    def note(self, text: str) -> None:
+        print(text, file=sys.stderr, flush=True)
+
+    def stop(self) -> None:
+        pass
+
+
+class RichProgress:
+    """A progress bar: matches done of total, matches per minute and ETA."""
+
+    def __init__(self, label: str, console: Any = None) -> None:
+        from rich.console import Console
+        from rich.progress import (BarColumn, MofNCompleteColumn, Progress, ProgressColumn, TextColumn,
+                                   TimeElapsedColumn, TimeRemainingColumn)
+        from rich.text import Text
+
+        class RateColumn(ProgressColumn):
+            def render(self, task: Any) -> Text:
+                speed = task.finished_speed or task.speed
+                return Text(f"{speed * 60:.1f}/min" if speed else "-/min")
+
+        self.label = label
+        self.progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), RateColumn(),
+                                 TextColumn("elapsed"), TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(),
+                                 console=console or Console(stderr=True), transient=False)
+        self.task: Any = None
+        self.failed = 0
+
+    def start(self, total: int, done: int) -> None:
+        self.progress.start()
+        self.task = self.progress.add_task(self.label, total=total, completed=done)
+
+    def advance(self, ok: bool) -> None:
+        if not ok:
+            self.failed += 1
+            self.progress.update(self.task, description=f"{self.label} ({self.failed} failed)")
+        self.progress.advance(self.task)
+
+    def note(self, text: str) -> None:
+        self.progress.console.print(text)
+
+    def stop(self) -> None:
+        self.progress.stop()
+
+
+def run_tournament(db: Database, tid: int, *, workers: int = 1, keep_alive: bool | None = None,
+                   progress: _Progress | None = None,
+                   executor_factory: Callable[[int, bool], Executor] | None = None) -> RunSummary:
+    """Play every match of tournament ``tid`` that is not done, then update the ratings.
+
+    Used both to run and to resume.  Returns after all matches, or after Ctrl-C once the
+    running matches are stored (``summary.interrupted``).
+
+    :raises TournamentError: if another process is running it, or a bot changed or vanished.
+    """
+    progress = progress or _NoProgress()
+    tournament = db.tournament(tid)
+    if _runner_alive(tournament.runner_pid):
+        raise TournamentError(f"tournament {tid} is being run by process {tournament.runner_pid}")
+    entrants = db.tournament_bots(tid)
+    specs = {row.id: spec_from_row(row) for row in entrants}
+    todo = db.unfinished_matches(tid)
+    counts = db.match_counts(tid)
+    total = sum(counts.values())
+    summary = RunSummary(tid, total, counts["done"])
+    keep = bool(tournament.options.get("keep_alive", False)) if keep_alive is None else keep_alive
+    tc = TimeControl(**tournament.time_control)
+    jobs = deque(MatchJob(m.id, MatchConfig(game=m.game, variant=m.variant, settings=m.settings, seed=m.seed,
+                                            match_id=str(m.id), time_control=tc),
+                          tuple(specs[b] for b in m.bot_ids)) for m in todo)
+    start = time.monotonic()
+    if jobs:
+        db.set_tournament_status(tid, "running", runner_pid=os.getpid())
+        _play_all(db, jobs, summary, progress, workers, keep, executor_factory)
+    summary.elapsed_s = time.monotonic() - start
+    update_ratings(db, tournament.game, tournament.variant)
+    left = db.match_counts(tid)
+    status = "finished" if left["pending"] == 0 and left["failed"] == 0 else "interrupted" if summary.interrupted \
+        else "incomplete"
+    db.set_tournament_status(tid, status)
+    return summary
+
+
+def _play_all(db: Database, jobs: deque[MatchJob], summary: RunSummary, progress: _Progress, workers: int,
+              keep_alive: bool, executor_factory: Callable[[int, bool], Executor] | None) -> None:
+    """The dispatch loop, with a two-step Ctrl-C (finish running matches, then abandon them).
+
+    Ctrl-C and SIGTERM only set flags that the loop reads between polls, so an interrupt
+    never lands in the middle of storing a result.
+    """
+    presses = [0]
+
+    def _on_signal(signum: int, frame: Any) -> None:
+        presses[0] += 1
+
+    handlers = {}
+    if threading.current_thread() is threading.main_thread():
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            handlers[sig] = signal.signal(sig, _on_signal)
+    executor: Executor | None = None
+    progress.start(summary.total, summary.done_before)
+    try:
+        factory = executor_factory or (lambda n, keep: LocalExecutor(n, keep_alive=keep))
+        executor = factory(min(workers, len(jobs)), keep_alive)
+        while jobs or executor.running():
+            if presses[0] >= 2:
+                progress.note("abandoning the running matches (they stay pending)")
+                break
+            if presses[0] == 1 and not summary.interrupted:
+                summary.interrupted = True
+                jobs.clear()
+                progress.note(f"stopping: finishing the {executor.running()} running match(es); "
+                              f"Ctrl-C again to abandon them")
+            while jobs and executor.running() < executor.slots:
+                executor.submit(jobs.popleft())
+            for result in executor.poll(0.25):
+                _store(db, result, summary)
+                progress.advance(result.error is None)
+    finally:
+        progress.stop()
+        if executor is not None:
+            executor.close(abandon=presses[0] >= 2)
+        for sig, handler in handlers.items():
+            signal.signal(sig, handler)
+        summary.interrupted = summary.interrupted or presses[0] > 0
+
+
+def _store(db: Database, result: JobResult, summary: RunSummary) -> None:
+    summary.startup_s += result.startup_s
+    summary.play_s += result.play_s
+    summary.stop_s += result.stop_s
+    error = result.error
+    if error is None and result.record is not None:
+        try:
+            if db.store_result(result.match_id, result.record):
+                summary.played += 1
+            return  # False: stored by an earlier run already, nothing to do
+        except StorageError as exc:
+            error = str(exc)
+    summary.failed += 1
+    summary.errors.append(f"match {result.match_id}: {error}")
+    db.mark_failed(result.match_id, error or "no record", result.record)

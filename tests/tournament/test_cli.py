@@ -1,0 +1,172 @@
+"""The tournament commands through the real ``arena`` group: output formats and one-line errors."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+
+import pytest
+from click.testing import CliRunner
+
+from arena.cli import main
+from arena.storage import SCHEMA_VERSION, Database
+from arena.tournament import TournamentSpec, create_tournament, expand_bots
+
+from .helpers import write_bot
+
+
+def invoke(*args: str):
+    return CliRunner().invoke(main, list(args), catch_exceptions=False)
+
+
+def assert_one_line_error(result, text: str) -> None:
+    assert result.exit_code == 1, result.output
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Error: "), result.output
+    assert text in lines[0]
+    assert "Traceback" not in result.output
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory):
+    """A small real Gin Rummy tournament (gin heuristic against random) in a database."""
+    from .helpers import SAMPLE_BOTS
+
+    folder = tmp_path_factory.mktemp("cli")
+    db = folder / "arena.db"
+    result = invoke("tournament", "run", "--game", "gin_rummy", "--bot", str(SAMPLE_BOTS), "--rounds", "1",
+                    "--workers", "1", "--seed", "5", "--keep-alive", "--quiet", "--db", str(db))
+    assert result.exit_code == 0, result.output
+    assert "skipped bot yahtzee-heuristic@1.0 (does not play gin_rummy)" in result.output
+    return db
+
+
+class TestResults:
+    def test_run_prints_the_rating_table(self, played):
+        with Database(played) as db:
+            assert db.match_counts(1) == {"pending": 0, "done": 2, "failed": 0}
+
+    @pytest.mark.parametrize("fmt", ["table", "csv", "json", "markdown"])
+    def test_ratings_formats(self, played, fmt):
+        result = invoke("ratings", "--game", "gin_rummy", "--format", fmt, "--db", str(played))
+        assert result.exit_code == 0, result.output
+        if fmt == "json":
+            rows = json.loads(result.output)
+            assert [row["bot"] for row in rows] == ["gin-heuristic", "random"]
+            assert set(rows[0]) == {"rank", "bot", "version", "mu", "sigma", "mu-3sigma", "matches", "wins",
+                                    "mean score", "faults"}
+            assert rows[0]["mu-3sigma"] == pytest.approx(rows[0]["mu"] - 3 * rows[0]["sigma"], abs=0.01)
+        elif fmt == "csv":
+            assert result.output.splitlines()[0] == "rank,bot,version,mu,sigma,mu-3sigma,matches,wins,mean score,faults"
+        elif fmt == "markdown":
+            assert "| rank | bot | version |" in result.output
+        else:
+            assert "gin-heuristic" in result.output
+
+    def test_recompute_gives_the_same_table(self, played):
+        before = invoke("ratings", "--game", "gin_rummy", "--format", "json", "--db", str(played)).output
+        after = invoke("ratings", "--game", "gin_rummy", "--format", "json", "--recompute", "--db", str(played))
+        assert after.exit_code == 0 and json.loads(after.output) == json.loads(before)
+
+    def test_h2h(self, played):
+        result = invoke("h2h", "--game", "gin_rummy", "--format", "json", "--db", str(played))
+        cells = {(c["bot"], c["opponent"]): c for c in json.loads(result.output)}
+        assert cells["gin-heuristic@1.0", "random@1.0"]["matches"] == 2
+        assert cells["gin-heuristic@1.0", "random@1.0"]["result"] + cells["random@1.0", "gin-heuristic@1.0"]["result"] == 1
+
+    def test_matches_and_show(self, played, tmp_path):
+        listed = json.loads(invoke("matches", "--format", "json", "--bot", "random", "--db", str(played)).output)
+        assert [m["id"] for m in listed] == [2, 1] and all(m["status"] == "done" for m in listed)
+        shown = invoke("show", "1", "--db", str(played))
+        assert shown.exit_code == 0
+        assert "gin_rummy (standard)" in shown.output and "moves (" in shown.output and "seat 0" in shown.output
+        out = tmp_path / "m1.json"
+        assert invoke("show", "1", "--out", str(out), "--db", str(played)).exit_code == 0
+        replayed = invoke("replay", str(out))  # the stored record replays through the engine
+        assert replayed.exit_code == 0 and "replay OK" in replayed.output
+
+    def test_tournament_list(self, played):
+        rows = json.loads(invoke("tournament", "list", "--format", "json", "--db", str(played)).output)
+        assert rows[0]["done"] == "2/2" and rows[0]["status"] == "finished"
+
+    def test_resume_of_a_finished_tournament_does_nothing(self, played):
+        result = invoke("tournament", "resume", "1", "--db", str(played))
+        assert result.exit_code == 0 and "2 of 2 matches done, 0 to play" in result.output
+
+
+class TestBadInput:
+    def test_unknown_bot(self, tmp_path):
+        result = invoke("tournament", "run", "--game", "yahtzee", "--bot", str(tmp_path / "nope"), "--bot",
+                        str(tmp_path / "nope2"), "--db", str(tmp_path / "a.db"))
+        assert_one_line_error(result, "no bot manifest or address")
+
+    def test_duplicate_names(self, tmp_path):
+        a = write_bot(tmp_path / "a", "same")
+        b = write_bot(tmp_path / "b", "same")
+        result = invoke("tournament", "run", "--game", "yahtzee", "--bot", str(a), "--bot", str(b),
+                        "--db", str(tmp_path / "a.db"))
+        assert_one_line_error(result, "bot same@1.0 is entered twice")
+
+    def test_newer_schema(self, tmp_path):
+        path = tmp_path / "new.db"
+        Database(path).close()
+        conn = sqlite3.connect(path)
+        conn.execute("UPDATE schema_version SET version = ?", (SCHEMA_VERSION + 1,))
+        conn.commit()
+        conn.close()
+        for args in (["ratings", "--game", "yahtzee"], ["tournament", "list"], ["matches"]):
+            assert_one_line_error(invoke(*args, "--db", str(path)), "newer than this arena's")
+
+    def test_missing_database(self, tmp_path):
+        assert_one_line_error(invoke("ratings", "--game", "yahtzee", "--db", str(tmp_path / "none.db")),
+                              "no database at")
+
+    @pytest.mark.parametrize(("args", "text"), [
+        (["--game", "chess"], "unknown game 'chess'"),
+        (["--game", "yahtzee", "--variant", "poker"], "no variant 'poker'"),
+        (["--game", "gin_rummy", "--setting", "colour=red"], "no setting 'colour'"),
+        (["--game", "gin_rummy", "--only-one"], "at least 2 bots"),
+        (["--game", "yahtzee", "--table-size", "9"], "outside the game's 1..8"),
+        (["--game", "yahtzee", "--gin-bot"], "does not play yahtzee"),
+    ])
+    def test_bad_tournament_options(self, tmp_path, sample_bots, args, text):
+        bots = ["--bot", str(sample_bots / "random_bot")]
+        if "--only-one" in args:
+            args.remove("--only-one")
+        elif "--gin-bot" in args:
+            args.remove("--gin-bot")
+            bots += ["--bot", str(sample_bots / "gin_heuristic")]
+        else:
+            bots += ["--bot", str(write_bot(tmp_path / "r2", "random-2"))]
+        assert_one_line_error(invoke("tournament", "run", *args, *bots, "--db", str(tmp_path / "a.db")), text)
+
+    def test_unknown_match_and_tournament(self, tmp_path):
+        Database(tmp_path / "a.db").close()
+        assert_one_line_error(invoke("show", "99", "--db", str(tmp_path / "a.db")), "no match 99")
+        assert_one_line_error(invoke("tournament", "resume", "4", "--db", str(tmp_path / "a.db")), "no tournament 4")
+
+    def test_a_bot_changed_since_registration_is_refused_on_resume(self, tmp_path):
+        bots = [write_bot(tmp_path / f"b{i}", f"random-{i}") for i in range(2)]
+        specs, _ = expand_bots(map(str, bots), "yahtzee")
+        with Database(tmp_path / "a.db") as db:
+            create_tournament(db, TournamentSpec(game="yahtzee", bots=tuple(specs)))
+        (bots[1] / "notes.txt").write_text("changed")
+        assert_one_line_error(invoke("tournament", "resume", "1", "--db", str(tmp_path / "a.db")),
+                              "bot random-1@1.0 changed since it was registered")
+
+
+@pytest.mark.slow
+def test_demo_plays_every_game_and_prints_its_ratings(tmp_path):
+    import time
+
+    from referee.games import game_names
+
+    start = time.monotonic()
+    result = invoke("demo", "--db", str(tmp_path / "demo.db"))
+    assert result.exit_code == 0, result.output
+    assert time.monotonic() - start < 120
+    for game in game_names():
+        assert f"{game} (" in result.output and "ratings" in result.output
+    with Database(tmp_path / "demo.db") as db:
+        assert {t.status for t in db.tournaments()} == {"finished"}
+        assert len(db.tournaments()) == len(game_names())
