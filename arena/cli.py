@@ -1,5 +1,5 @@
-"""The ``arena`` command line: play and replay matches (tournament commands join from
-:mod:`arena.cli_tournament`).
+"""The ``arena`` command line: play, replay and check bots here; tournaments, ratings and
+the demo in :mod:`arena.cli_tournament`.
 
 Commands stay thin: they parse options, call the referee or the scheduler, and print.
 Expected failures (bad game, missing manifest, a bot that does not start) are one-line
@@ -16,47 +16,15 @@ import click
 from rich.console import Console
 from rich.table import Table
 
+from arena.cli_common import make_time_control, parse_settings, time_control_options
 from referee.bots import BotSpecError, BotStartError, resolve_bot
 from referee.games import game_class, game_names
 from referee.games.base import SettingsError
-from referee.match import BotConnection, MatchConfig, TimeControl, run_match
+from referee.match import BotConnection, MatchConfig, run_match
 from referee.replay import replay
 from referee.result import MatchRecord
 
 console = Console(highlight=False, soft_wrap=True)
-
-
-def parse_settings(pairs: tuple[str, ...]) -> dict[str, str]:
-    """``("k=v", ...)`` -> ``{"k": "v"}``; the engine converts and checks the values."""
-    settings = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep or not key:
-            raise click.BadParameter(f"{pair!r} is not NAME=VALUE", param_hint="--setting")
-        settings[key.strip()] = value.strip()
-    return settings
-
-
-def time_control_options(function):  # type: ignore[no-untyped-def]
-    """The time-control options shared by every command that runs matches."""
-    options = [
-        click.option("--move-timeout", type=click.FloatRange(min=0.001), default=1.0, show_default=True,
-                     help="Seconds each decision may take before the bank is used."),
-        click.option("--time-bank", type=click.FloatRange(min=0), default=10.0, show_default=True,
-                     help="Extra seconds per bot for the whole match."),
-        click.option("--max-faults", type=click.IntRange(min=1), default=3, show_default=True,
-                     help="Faults (timeouts, errors, invalid answers) before a bot forfeits."),
-        click.option("--startup-timeout", type=click.FloatRange(min=0.1), default=10.0, show_default=True,
-                     help="Seconds a bot may take to start serving."),
-    ]
-    for option in reversed(options):
-        function = option(function)
-    return function
-
-
-def make_time_control(move_timeout: float, time_bank: float, max_faults: int, startup_timeout: float) -> TimeControl:
-    return TimeControl(move_timeout=move_timeout, time_bank=time_bank, max_faults=max_faults,
-                       startup_timeout=startup_timeout)
 
 
 def print_result(record: MatchRecord) -> None:
@@ -210,19 +178,15 @@ def check_bot_command(bot: str, only: tuple[str, ...], matches: int, seed: int, 
     console.print("check-bot: all checks passed")
 
 
-def _register_optional_commands() -> None:
-    """Tournament commands live in their own module; register them when present."""
-    try:
-        from arena import cli_tournament
-    except ImportError:
-        return
+def _register_tournament_commands() -> None:
+    """Tournament, rating and demo commands live in :mod:`arena.cli_tournament`."""
+    from arena import cli_tournament
+
     for name in ("tournament", "ratings", "h2h", "matches", "show", "demo"):
-        command = getattr(cli_tournament, name, None)
-        if isinstance(command, click.Command):
-            main.add_command(command, name)
+        main.add_command(getattr(cli_tournament, name), name)
 
 
-_register_optional_commands()
+_register_tournament_commands()
 
 if __name__ == "__main__":
     main()

@@ -24,13 +24,13 @@ from rich import box
 from rich.console import Console
 from rich.table import Table
 
+from arena.cli_common import make_time_control, parse_settings, time_control_options
 from arena.ratings import RatingRow, head_to_head, rating_table, update_ratings
 from arena.storage import DEFAULT_DB, Database, MatchRow, StorageError
 from arena.tournament import (RichProgress, RunSummary, TournamentError, TournamentSpec, create_tournament,
                               expand_bots, run_tournament, spec_from_row)
 from referee.games import game_class, game_names
 from referee.games.base import SettingsError
-from referee.match import TimeControl
 
 console = Console(highlight=False, soft_wrap=True, width=None if sys.stdout.isatty() else 160)
 """Piped output is not squeezed to 80 columns: tables keep their natural width."""
@@ -58,16 +58,6 @@ def open_db(path: Path, *, create: bool = False) -> Database:
         return Database(path, create=create)
     except StorageError as error:
         raise click.ClickException(str(error)) from None
-
-
-def parse_settings(pairs: Sequence[str]) -> dict[str, str]:
-    settings = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep or not key.strip():
-            raise click.BadParameter(f"{pair!r} is not NAME=VALUE", param_hint="--setting")
-        settings[key.strip()] = value.strip()
-    return settings
 
 
 def emit(headers: Sequence[str], rows: Sequence[Sequence[Any]], fmt: str, *, title: str = "") -> None:
@@ -157,14 +147,7 @@ def _print_summary(db: Database, tid: int, summary: RunSummary) -> None:
               help="Start each bot once per worker and reuse it across matches (faster, less isolated).")
 @click.option("--max-tables", type=click.IntRange(min=1), default=2000, show_default=True,
               help="Above this many tables per round, play a pair-balanced sample.")
-@click.option("--move-timeout", type=click.FloatRange(min=0.001), default=1.0, show_default=True,
-              help="Seconds each decision may take before the bank is used.")
-@click.option("--time-bank", type=click.FloatRange(min=0), default=10.0, show_default=True,
-              help="Extra seconds per bot for a whole match.")
-@click.option("--max-faults", type=click.IntRange(min=1), default=3, show_default=True,
-              help="Faults before a bot forfeits a match.")
-@click.option("--startup-timeout", type=click.FloatRange(min=0.1), default=10.0, show_default=True,
-              help="Seconds a bot may take to start serving.")
+@time_control_options
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 @db_option
 def run_command(game: str, variant: str | None, settings: tuple[str, ...], bots: tuple[str, ...], rounds: int,
@@ -186,8 +169,7 @@ def run_command(game: str, variant: str | None, settings: tuple[str, ...], bots:
         seed = seed if seed is not None else random.randrange(2**31)
         spec = TournamentSpec(game=game, bots=tuple(specs), variant=variant, settings=parse_settings(settings),
                               rounds=rounds, duplicate=duplicate, table_size=table_size, seed=seed,
-                              time_control=TimeControl(move_timeout=move_timeout, time_bank=time_bank,
-                                                       max_faults=max_faults, startup_timeout=startup_timeout),
+                              time_control=make_time_control(move_timeout, time_bank, max_faults, startup_timeout),
                               name=name, max_tables=max_tables, keep_alive=keep_alive)
         with Database(db_path) as db:
             tid = create_tournament(db, spec)

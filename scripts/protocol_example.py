@@ -2,7 +2,7 @@
 
 Runs a 2-player Yahtzee match (seed 42) in which seat 0 is a recording bot served in this
 process and seat 1 the sample random bot, then prints the first StartMatch, two Decide
-calls and the EndMatch in protobuf text format.
+calls and the EndMatch in protobuf text format (scorecards cut to their filled boxes).
 
 Usage: ``.venv/bin/python scripts/protocol_example.py``
 """
@@ -52,6 +52,27 @@ class Recorder(bot_pb2_grpc.BotServicer):
         return reply
 
 
+def _abridged(request: object) -> tuple[object, str]:
+    """The request cut short for the page: scorecards to their filled boxes, the legal actions
+    to the first two and the last, with a note saying so."""
+    if not isinstance(request, bot_pb2.DecideRequest):
+        return request, ""
+    copy = bot_pb2.DecideRequest()
+    copy.CopyFrom(request)
+    for card in copy.observation.yahtzee.cards:
+        filled = [box for box in card.boxes if box.filled]
+        del card.boxes[:]
+        card.boxes.extend(filled)
+    count = len(copy.legal_actions)
+    if count > 3:
+        kept = [copy.legal_actions[0], copy.legal_actions[1], copy.legal_actions[count - 1]]
+        del copy.legal_actions[:]
+        copy.legal_actions.extend(kept)
+    texts = ", ".join(f"{i}: {a.text}" for i, a in enumerate(request.legal_actions))
+    return copy, (f"# abridged: empty boxes and all but 3 of the {count} legal actions left out;\n"
+                  f"# the whole list, by index: {texts}")
+
+
 def main() -> None:
     recorder = Recorder()
     server = grpc.server(futures.ThreadPoolExecutor(max_workers=2))
@@ -71,7 +92,9 @@ def main() -> None:
     shown = [call for call in recorder.calls if call[0] in ("Identify", "StartMatch")] + decides[:1] + decides[1:2]
     shown += [call for call in recorder.calls if call[0] == "EndMatch"]
     for method, request, reply in shown:
-        print(f"--- {method} request\n{text_format.MessageToString(request).rstrip()}")
+        shown_request, note = _abridged(request)
+        text = text_format.MessageToString(shown_request).rstrip()
+        print(f"--- {method} request" + (f"\n{note}" if note else "") + f"\n{text}")
         print(f"--- {method} response\n{text_format.MessageToString(reply).rstrip() or '(empty)'}\n")
     print(f"# {len(decides)} Decide calls in all; result: {record.reason}; scores {record.scores}")
 
