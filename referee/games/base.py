@@ -204,6 +204,7 @@ class State(ABC, Generic[ActionT, ObservationT]):
         self.rng = random.Random(seed)
         self.events: list[Event] = []
         """Everything that happened, in order; :meth:`events_for` filters one seat's view."""
+        self._legal: list[ActionT] | None = None
 
     # --- the fixed API -------------------------------------------------------------------
     @abstractmethod
@@ -211,11 +212,18 @@ class State(ABC, Generic[ActionT, ObservationT]):
         """The seat that decides next, or :data:`TERMINAL`."""
 
     @abstractmethod
+    def _legal_actions(self) -> list[ActionT]:
+        """Compute the legal actions (:meth:`legal_actions` caches them until the next apply)."""
+
     def legal_actions(self) -> list[ActionT]:
         """The actions :meth:`current_player` may take, in a deterministic order.
 
-        Empty exactly when the state is terminal.
+        Empty exactly when the state is terminal.  Computed once per position: the referee
+        asks for the list and then applies one of them, which checks it again.
         """
+        if self._legal is None:
+            self._legal = self._legal_actions()
+        return list(self._legal)
 
     @abstractmethod
     def _apply(self, action: ActionT) -> None:
@@ -236,7 +244,9 @@ class State(ABC, Generic[ActionT, ObservationT]):
         return self.current_player() == TERMINAL
 
     def is_legal(self, action: ActionT) -> bool:
-        return action in self.legal_actions()
+        if self._legal is None:
+            self._legal = self._legal_actions()
+        return action in self._legal
 
     def apply(self, action: ActionT) -> None:
         """Validate and apply ``action`` for :meth:`current_player`.
@@ -247,6 +257,7 @@ class State(ABC, Generic[ActionT, ObservationT]):
             raise IllegalActionError(f"the game is over; {action} cannot be played")
         if not self.is_legal(action):
             raise IllegalActionError(f"{action} is not legal for seat {self.current_player()} now")
+        self._legal = None
         self._apply(action)
 
     def clone(self) -> State[ActionT, ObservationT]:

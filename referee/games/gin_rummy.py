@@ -421,7 +421,6 @@ class GinRummyState(State[GinRummyAction, GinRummyObservation]):
         self._phase = _P_OFFER_NONDEALER
         self.to_play: Seat = 0
         self._stock_only = False
-        self._legal: list[GinRummyAction] | None = None
         self._deal(first=True)
 
     # --- dealing and ending hands --------------------------------------------------------
@@ -507,17 +506,7 @@ class GinRummyState(State[GinRummyAction, GinRummyObservation]):
     def current_player(self) -> Seat:
         return self.to_play
 
-    def legal_actions(self) -> list[GinRummyAction]:
-        if self._legal is None:
-            self._legal = self._compute_legal()
-        return list(self._legal)
-
-    def is_legal(self, action: GinRummyAction) -> bool:
-        if self._legal is None:
-            self._legal = self._compute_legal()
-        return action in self._legal
-
-    def _compute_legal(self) -> list[GinRummyAction]:
+    def _legal_actions(self) -> list[GinRummyAction]:
         phase = self._phase
         if phase == _P_DISCARD:
             return _discard_actions(self.hands[self.to_play], self.taken, self.knock_limit)
@@ -535,21 +524,11 @@ class GinRummyState(State[GinRummyAction, GinRummyObservation]):
         :raises InvalidActionError: if ``action`` is not a Gin Rummy action at all.
         :raises IllegalActionError: if it is not legal now (the state is unchanged).
         """
-        handler = _HANDLERS.get(type(action))
-        if handler is None:
+        if type(action) not in _HANDLERS:
             raise InvalidActionError(f"not a Gin Rummy action: {action!r}")
-        if self._phase == _P_OVER:
-            raise IllegalActionError(f"the game is over; {action} cannot be played")
-        if self._legal is None:
-            self._legal = self._compute_legal()
-        if action not in self._legal:
-            raise IllegalActionError(f"{action} is not legal for seat {self.to_play} now")
-        self._legal = None
-        handler(self, action)
+        super().apply(action)
 
     def _apply(self, action: GinRummyAction) -> None:
-        """Apply a legal action (:meth:`apply` validates, then dispatches the same way)."""
-        self._legal = None
         _HANDLERS[type(action)](self, action)
 
     def _draw_stock(self, action: DrawStock) -> None:

@@ -309,7 +309,7 @@ class YahtzeeState(State[YahtzeeAction, YahtzeeObservation]):
     def current_player(self) -> Seat:
         return TERMINAL if self.turns_played == self.total_turns else self._seat
 
-    def legal_actions(self) -> list[YahtzeeAction]:
+    def _legal_actions(self) -> list[YahtzeeAction]:
         if self.is_terminal():
             return []
         card = self.cards[self._seat]
