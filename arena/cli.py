@@ -16,7 +16,7 @@ import click
 from rich.console import Console
 from rich.table import Table
 
-from arena.cli_common import make_time_control, parse_settings, time_control_options
+from arena.cli_common import make_time_control, parse_settings, print_result, time_control_options
 from referee.bots import BotSpecError, BotStartError, resolve_bot
 from referee.games import game_class, game_names
 from referee.games.base import SettingsError
@@ -25,20 +25,6 @@ from referee.replay import replay
 from referee.result import MatchRecord
 
 console = Console(highlight=False, soft_wrap=True)
-
-
-def print_result(record: MatchRecord) -> None:
-    table = Table(title=f"{record.game} ({record.variant}), seed {record.seed}: {record.reason}")
-    for column in ("rank", "seat", "bot", "score", "faults"):
-        table.add_column(column, justify="right" if column in ("rank", "seat", "score", "faults") else "left")
-    for seat in sorted(range(record.num_players), key=lambda s: (record.ranking[s], s)):
-        faults = sum(1 for fault in record.faults if fault.seat == seat)
-        name = record.players[seat] + (" (forfeited)" if seat in record.forfeited else "")
-        table.add_row(str(record.ranking[seat] + 1), str(seat), name, f"{record.scores[seat]:g}", str(faults))
-    console.print(table)
-    for fault in record.faults:
-        at = f" at decision {fault.decision}" if fault.decision is not None else ""
-        console.print(f"fault: seat {fault.seat} {fault.kind.value}{at}: {fault.detail}")
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -104,7 +90,7 @@ def play(game_name: str, variant: str | None, settings: tuple[str, ...], bots: t
         log_out.write_text(record.dumps() + "\n", encoding="utf-8")
     if not record.finished:
         raise click.ClickException(f"match {record.match_id} did not finish: {record.reason}")
-    print_result(record)
+    print_result(console, record, f"{record.game} ({record.variant}), seed {record.seed}: {record.reason}")
     if log_out is not None:
         console.print(f"match record written to {log_out}")
 

@@ -6,8 +6,11 @@ from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 import click
+from rich.console import Console
+from rich.table import Table
 
 from referee.match import TimeControl
+from referee.result import MatchRecord
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -43,3 +46,22 @@ def time_control_options(function: F) -> F:
 def make_time_control(move_timeout: float, time_bank: float, max_faults: int, startup_timeout: float) -> TimeControl:
     return TimeControl(move_timeout=move_timeout, time_bank=time_bank, max_faults=max_faults,
                        startup_timeout=startup_timeout)
+
+
+def print_result(console: Console, record: MatchRecord, title: str) -> None:
+    """A finished match's ranking table, then one line per fault."""
+    table = Table(title=title)
+    for column in ("rank", "seat", "bot", "score", "faults"):
+        table.add_column(column, justify="left" if column == "bot" else "right")
+    for seat in sorted(range(record.num_players), key=lambda s: (record.ranking[s], s)):
+        faults = sum(1 for fault in record.faults if fault.seat == seat)
+        name = record.players[seat] + (" (forfeited)" if seat in record.forfeited else "")
+        table.add_row(str(record.ranking[seat] + 1), str(seat), name, f"{record.scores[seat]:g}", str(faults))
+    console.print(table)
+    print_faults(console, record)
+
+
+def print_faults(console: Console, record: MatchRecord) -> None:
+    for fault in record.faults:
+        at = f" at move {fault.decision}" if fault.decision is not None else ""
+        console.print(f"fault: seat {fault.seat} {fault.kind.value}{at}: {fault.detail}")

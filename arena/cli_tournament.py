@@ -24,7 +24,7 @@ from rich import box
 from rich.console import Console
 from rich.table import Table
 
-from arena.cli_common import make_time_control, parse_settings, time_control_options
+from arena.cli_common import make_time_control, parse_settings, print_faults, print_result, time_control_options
 from arena.ratings import RatingRow, head_to_head, rating_table, update_ratings
 from arena.storage import DEFAULT_DB, Database, MatchRow, StorageError
 from arena.tournament import (RichProgress, RunSummary, TournamentError, TournamentSpec, create_tournament,
@@ -352,17 +352,9 @@ def show(match_id: int, as_json: bool, out: Path | None, db_path: Path) -> None:
             console.print(f"reason: {match.reason}")
         return
     if record.scores:
-        table = Table(title=f"result: {record.reason}")
-        for column in ("rank", "seat", "bot", "score", "faults"):
-            table.add_column(column, justify="left" if column == "bot" else "right")
-        for seat in sorted(range(record.num_players), key=lambda s: (record.ranking[s], s)):
-            faults = sum(1 for fault in record.faults if fault.seat == seat)
-            name = record.players[seat] + (" (forfeited)" if seat in record.forfeited else "")
-            table.add_row(str(record.ranking[seat] + 1), str(seat), name, f"{record.scores[seat]:g}", str(faults))
-        console.print(table)
-    for fault in record.faults:
-        at = f" at move {fault.decision}" if fault.decision is not None else ""
-        console.print(f"fault: seat {fault.seat} {fault.kind.value}{at}: {fault.detail}")
+        print_result(console, record, f"result: {record.reason}")
+    else:
+        print_faults(console, record)
     console.print(f"moves ({len(record.moves)}, {record.duration_s:.2f} s):")
     for number, move in enumerate(record.moves):
         status = "" if move.status.value == "ok" else f" [{move.status.value}]"
