@@ -20,7 +20,6 @@ Manifest fields::
 
 from __future__ import annotations
 
-import ctypes
 import hashlib
 import os
 import re
@@ -136,20 +135,20 @@ def bot_files_hash(spec: BotSpec) -> str:
     return digest.hexdigest()
 
 
-_PR_SET_PDEATHSIG = 1
+SETPRIV = shutil.which("setpriv")
+"""util-linux's setpriv, used to give bots a parent-death signal."""
 
 
-def _die_with_parent() -> None:
-    """In the child before exec: get SIGKILL when the referee dies, even by ``kill -9``.
+def die_with_parent(command: list[str]) -> list[str]:
+    """``command`` wrapped so the kernel kills it when the referee dies, even by ``kill -9``.
 
-    Linux only (prctl); elsewhere the referee's own clean-up is the only guard.  The signal
-    follows the thread that started the process, so bots are started from long-lived threads.
+    ``setpriv --pdeathsig KILL`` sets the signal and execs the bot in place.  (Setting it from
+    a ``preexec_fn`` instead would make Python fork rather than vfork a process that runs
+    gRPC threads, and gRPC may abort in such a child before it reaches exec.)  Without
+    setpriv the referee's own clean-up is the only guard.  The signal follows the thread
+    that started the process, so bots are started from long-lived threads.
     """
-    try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-    except (OSError, AttributeError):
-        pass
+    return [SETPRIV, "--pdeathsig", "KILL", "--", *command] if SETPRIV else command
 
 
 class BotProcess:
@@ -166,9 +165,9 @@ class BotProcess:
         env = dict(os.environ, ARENA_BOT_ADDRESS=self.address, PYTHONUNBUFFERED="1")
         try:
             with open(self._log_path, "wb") as log:
-                self.process = subprocess.Popen(command, cwd=spec.directory, env=env, stdin=subprocess.DEVNULL,
-                                                stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
-                                                preexec_fn=_die_with_parent)
+                self.process = subprocess.Popen(die_with_parent(command), cwd=spec.directory, env=env,
+                                                stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
+                                                start_new_session=True)
         except OSError as error:
             shutil.rmtree(self._folder, ignore_errors=True)
             raise BotStartError(f"bot {spec.name}: cannot run {command[0]!r}: {error.strerror or error}") from None

@@ -179,3 +179,26 @@ def _running(pid: int) -> bool:
     except OSError:
         return False
     return "State:\tZ" not in status
+
+
+def test_bot_dies_with_a_referee_killed_by_sigkill(tmp_path: Path) -> None:
+    import signal
+    import subprocess
+    import sys
+
+    script = ("import sys, time\n"
+              "from referee.bots import BotProcess, resolve_bot\n"
+              f"bot = BotProcess(resolve_bot({str(RANDOM_BOT)!r}))\n"
+              "print(bot.process.pid, flush=True)\n"
+              "time.sleep(600)\n")
+    referee = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True, cwd=ROOT)
+    assert referee.stdout is not None
+    bot_pid = int(referee.stdout.readline())
+    time.sleep(0.5)
+    assert _running(bot_pid)
+    referee.send_signal(signal.SIGKILL)
+    referee.wait()
+    deadline = time.monotonic() + 5
+    while _running(bot_pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not _running(bot_pid), "the bot outlived its referee"
