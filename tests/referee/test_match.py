@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import time
 from pathlib import Path
 
@@ -20,15 +21,15 @@ FAST = TimeControl(move_timeout=0.2, time_bank=0.5, max_faults=3, startup_timeou
 
 
 def _bot_processes() -> list[int]:
-    """Live processes running a sample or test bot script (``bot.py`` / ``faulty_bot.py``)."""
+    """Live bot processes started from this checkout (their working folder is inside it)."""
     found = []
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit() and _running(int(entry.name)):
             try:
-                cmdline = (entry / "cmdline").read_bytes().split(b"\0")
+                cwd = Path(os.readlink(entry / "cwd"))
             except OSError:
                 continue
-            if any(part.endswith((b"bot.py",)) for part in cmdline):
+            if cwd.is_relative_to(ROOT / "sample_bots") or cwd.is_relative_to(ROOT / "tests" / "bots"):
                 found.append(int(entry.name))
     return found
 
