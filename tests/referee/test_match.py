@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import time
 from pathlib import Path
 
@@ -17,24 +16,11 @@ from referee.result import FaultKind, MatchRecord, MoveStatus
 ROOT = Path(__file__).resolve().parents[2]
 RANDOM_BOT = ROOT / "sample_bots" / "python" / "random_bot"
 BOTS = ROOT / "tests" / "bots"
+BOT_FOLDERS = (ROOT / "sample_bots", BOTS)
 FAST = TimeControl(move_timeout=0.2, time_bank=0.5, max_faults=3, startup_timeout=15)
 
 
-def _bot_processes() -> list[int]:
-    """Live bot processes started from this checkout (their working folder is inside it)."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit() and _running(int(entry.name)):
-            try:
-                cwd = Path(os.readlink(entry / "cwd"))
-            except OSError:
-                continue
-            if cwd.is_relative_to(ROOT / "sample_bots") or cwd.is_relative_to(ROOT / "tests" / "bots"):
-                found.append(int(entry.name))
-    return found
-
-
-def test_normal_match_between_sample_bots_finishes_without_faults_and_replays() -> None:
+def test_normal_match_between_sample_bots_finishes_without_faults_and_replays(live_processes_in) -> None:
     bots = [resolve_bot(str(RANDOM_BOT)), resolve_bot(str(RANDOM_BOT / "bot.toml"))]
     record = run_match(MatchConfig(game="yahtzee", seed=7, time_control=FAST), bots)
     assert record.finished and record.termination == "normal"
@@ -44,7 +30,7 @@ def test_normal_match_between_sample_bots_finishes_without_faults_and_replays() 
     assert len(record.moves) >= 2 * 13
     again = MatchRecord.from_json(record.to_json())
     assert replay(again).ok
-    assert not _bot_processes()
+    assert not live_processes_in(*BOT_FOLDERS)
 
 
 def test_same_seed_and_deterministic_bots_give_the_same_match() -> None:
@@ -83,7 +69,7 @@ def test_time_beyond_the_move_timeout_comes_out_of_the_bank() -> None:
     assert record.bank_used[1] < 0.2
 
 
-def test_bot_exiting_mid_match_forfeits_and_the_match_finishes() -> None:
+def test_bot_exiting_mid_match_forfeits_and_the_match_finishes(live_processes_in) -> None:
     bots = [resolve_bot(str(RANDOM_BOT)), resolve_bot(str(BOTS / "exit"))]
     record = run_match(MatchConfig(game="yahtzee", seed=5, time_control=FAST), bots)
     assert record.finished
@@ -93,7 +79,7 @@ def test_bot_exiting_mid_match_forfeits_and_the_match_finishes() -> None:
     assert record.ranking == [0, 1]
     assert sum(1 for m in record.moves if m.seat == 1 and m.status is MoveStatus.OK) == 3
     assert replay(record).ok
-    assert not _bot_processes()
+    assert not live_processes_in(*BOT_FOLDERS)
 
 
 @pytest.mark.parametrize("behaviour, index_text", [("bad-index", "index "), ("negative-index", "index -1 ")])
@@ -148,7 +134,7 @@ def test_rank_with_forfeits_keeps_engine_order_within_groups() -> None:
     assert rank_with_forfeits([1, 0, 0, 3], {1, 2}) == (0, 2, 2, 1)
 
 
-def test_stopping_a_bot_kills_children_that_ignore_sigterm(tmp_path: Path) -> None:
+def test_stopping_a_bot_kills_children_that_ignore_sigterm(tmp_path: Path, running) -> None:
     script = tmp_path / "stubborn.py"
     script.write_text(
         "import os, signal, subprocess, sys, time\n"
@@ -164,25 +150,16 @@ def test_stopping_a_bot_kills_children_that_ignore_sigterm(tmp_path: Path) -> No
     while not (tmp_path / "child.pid").exists() and time.monotonic() < deadline:
         time.sleep(0.05)
     child = int((tmp_path / "child.pid").read_text())
-    assert _running(child)
+    assert running(child)
     process.stop(grace=0.3)
     deadline = time.monotonic() + 5
-    while _running(child) and time.monotonic() < deadline:
+    while running(child) and time.monotonic() < deadline:
         time.sleep(0.05)
-    assert not _running(child)
+    assert not running(child)
     assert not process.alive()
 
 
-def _running(pid: int) -> bool:
-    """True if ``pid`` exists and is not a zombie waiting to be reaped."""
-    try:
-        status = Path(f"/proc/{pid}/status").read_text()
-    except OSError:
-        return False
-    return "State:\tZ" not in status
-
-
-def test_bot_dies_with_a_referee_killed_by_sigkill(tmp_path: Path) -> None:
+def test_bot_dies_with_a_referee_killed_by_sigkill(tmp_path: Path, running) -> None:
     import signal
     import subprocess
     import sys
@@ -196,10 +173,10 @@ def test_bot_dies_with_a_referee_killed_by_sigkill(tmp_path: Path) -> None:
     assert referee.stdout is not None
     bot_pid = int(referee.stdout.readline())
     time.sleep(0.5)
-    assert _running(bot_pid)
+    assert running(bot_pid)
     referee.send_signal(signal.SIGKILL)
     referee.wait()
     deadline = time.monotonic() + 5
-    while _running(bot_pid) and time.monotonic() < deadline:
+    while running(bot_pid) and time.monotonic() < deadline:
         time.sleep(0.05)
-    assert not _running(bot_pid), "the bot outlived its referee"
+    assert not running(bot_pid), "the bot outlived its referee"

@@ -78,20 +78,6 @@ def ratings(db: Path) -> list[tuple[str, float, float, int]]:
         return [(r.bot, r.mu, r.sigma, r.matches) for r in rating_table(database, "yahtzee", "yahtzee")]
 
 
-def bot_processes(folder: Path) -> list[int]:
-    """Live processes running in ``folder`` or below (our bots run in their manifests' folders)."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit() and int(entry.name) != os.getpid():
-            try:
-                cwd = os.readlink(entry / "cwd")
-            except OSError:
-                continue
-            if cwd.startswith(str(folder)):
-                found.append(int(entry.name))
-    return found
-
-
 @pytest.fixture(scope="module")
 def reference(tmp_path_factory) -> tuple[Path, list[Path]]:
     """An uninterrupted run: the ratings every interrupted-and-resumed run must reproduce."""
@@ -107,7 +93,7 @@ def reference(tmp_path_factory) -> tuple[Path, list[Path]]:
 
 
 @pytest.mark.slow
-def test_kill_9_mid_run_then_resume_gives_the_uninterrupted_ratings(tmp_path, reference):
+def test_kill_9_mid_run_then_resume_gives_the_uninterrupted_ratings(tmp_path, reference, live_processes_in):
     reference_db, bots = reference
     db = tmp_path / "killed.db"
     process = arena(*run_args(db, bots), cwd=tmp_path)
@@ -119,9 +105,9 @@ def test_kill_9_mid_run_then_resume_gives_the_uninterrupted_ratings(tmp_path, re
 
     # The orphaned workers notice their parent is gone and stop their bots.
     deadline = time.monotonic() + 15
-    while bot_processes(bots[0].parent) and time.monotonic() < deadline:
+    while live_processes_in(bots[0].parent) and time.monotonic() < deadline:
         time.sleep(0.2)
-    assert bot_processes(bots[0].parent) == []
+    assert live_processes_in(bots[0].parent) == []
 
     code, out, err = finish(arena("tournament", "resume", "1", "--workers", "2", "--quiet", "--db", str(db),
                                   cwd=tmp_path))

@@ -1,0 +1,48 @@
+"""Fixtures shared by the whole suite: looking for processes a test must not leave behind."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+
+def is_running(pid: int) -> bool:
+    """True if ``pid`` exists and is not a zombie waiting to be reaped."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return False
+    return "State:\tZ" not in status
+
+
+def processes_in(*folders: Path) -> list[int]:
+    """Live processes (this one excepted) whose working folder is inside one of ``folders``.
+
+    Bots run in their manifests' folders, so this finds the bots started from there.
+    """
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit() or int(entry.name) == os.getpid() or not is_running(int(entry.name)):
+            continue
+        try:
+            cwd = Path(os.readlink(entry / "cwd"))
+        except OSError:
+            continue
+        if any(cwd.is_relative_to(folder) for folder in folders):
+            found.append(int(entry.name))
+    return found
+
+
+@pytest.fixture
+def running() -> Callable[[int], bool]:
+    """:func:`is_running`, for tests that watch a process id."""
+    return is_running
+
+
+@pytest.fixture
+def live_processes_in() -> Callable[..., list[int]]:
+    """:func:`processes_in`, for tests that check no bot outlived its match."""
+    return processes_in
