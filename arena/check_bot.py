@@ -19,6 +19,7 @@ from referee.bots import BotSpec
 from referee.client import PROTOCOL_VERSION
 from referee.games import game_class, game_names
 from referee.match import BotConnection, MatchConfig, TimeControl, run_match
+from referee.sandbox import SandboxConfig
 from referee.result import Fault
 
 
@@ -75,12 +76,13 @@ def claimed_games(games: list[str], problems: list[str]) -> list[str]:
 
 
 def check_bot(spec: BotSpec, *, matches: int = 2, seed: int = 0, time_control: TimeControl = TimeControl(),
-              only: list[str] | None = None) -> CheckReport:
-    """Run every check against one bot; never raises for the bot's misbehaviour."""
+              only: list[str] | None = None, sandbox: SandboxConfig = SandboxConfig()) -> CheckReport:
+    """Run every check against one bot, started in ``sandbox`` as a tournament would start it;
+    never raises for the bot's misbehaviour."""
     report = CheckReport(bot=spec.label)
     started = time.monotonic()
     try:
-        connection = BotConnection(spec, time_control.startup_timeout)
+        connection = BotConnection(spec, time_control.startup_timeout, sandbox)
     except Exception as error:  # noqa: BLE001 - any start-up failure is the report's subject
         report.problems.append(str(error))
         return report

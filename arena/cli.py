@@ -16,13 +16,14 @@ import click
 from rich.console import Console
 from rich.table import Table
 
-from arena.cli_common import make_time_control, parse_settings, print_result, time_control_options
+from arena.cli_common import make_time_control, parse_settings, print_result, sandbox_options, time_control_options
 from referee.bots import BotSpecError, BotStartError, resolve_bot
 from referee.games import game_class, game_names
 from referee.games.base import SettingsError
 from referee.match import BotConnection, MatchConfig, run_match
 from referee.replay import replay
 from referee.result import MatchRecord
+from referee.sandbox import SandboxConfig
 
 console = Console(highlight=False, soft_wrap=True)
 
@@ -57,18 +58,22 @@ def games() -> None:
               help="A bot, once per seat in seat order: bot.toml, its folder, or host:port.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the match's random generator.")
 @time_control_options
+@sandbox_options
 @click.option("--log-out", type=click.Path(dir_okay=False, writable=True, path_type=Path), default=None,
               help="Write the full match record (JSON) here, for `arena replay`.")
 @click.option("--quiet", "-q", is_flag=True, help="Print only the result, not the move log.")
 def play(game_name: str, variant: str | None, settings: tuple[str, ...], bots: tuple[str, ...], seed: int,
-         move_timeout: float, time_bank: float, max_faults: int, startup_timeout: float, log_out: Path | None,
-         quiet: bool) -> None:
-    """Play one match and print its log and result."""
+         move_timeout: float, time_bank: float, max_faults: int, startup_timeout: float, sandbox: SandboxConfig,
+         log_out: Path | None, quiet: bool) -> None:
+    """Play one match and print its log and result.
+
+    A bot that does not start is an error here (a tournament records it as a forfeit)."""
     try:
         cls = game_class(game_name)
         specs = [resolve_bot(text) for text in bots]
         config = MatchConfig(game=game_name, variant=variant, settings=parse_settings(settings), seed=seed,
-                             time_control=make_time_control(move_timeout, time_bank, max_faults, startup_timeout))
+                             time_control=make_time_control(move_timeout, time_bank, max_faults, startup_timeout),
+                             sandbox=sandbox)
         cls(variant=variant, num_players=len(specs), settings=config.settings)  # fail before starting bots
         for spec in specs:
             if not spec.plays(game_name):
@@ -79,7 +84,7 @@ def play(game_name: str, variant: str | None, settings: tuple[str, ...], bots: t
     connections: list[BotConnection] = []
     try:
         for spec in specs:
-            connections.append(BotConnection(spec, startup_timeout))
+            connections.append(BotConnection(spec, startup_timeout, sandbox))
         record = run_match(config, connections, on_line=None if quiet else console.print)
     except BotStartError as error:
         raise click.ClickException(str(error)) from None
@@ -123,8 +128,9 @@ def replay_command(record_file: Path) -> None:
               help="Matches per game; the bot takes each seat in turn.")
 @click.option("--seed", type=int, default=0, show_default=True)
 @time_control_options
+@sandbox_options
 def check_bot_command(bot: str, only: tuple[str, ...], matches: int, seed: int, move_timeout: float,
-                      time_bank: float, max_faults: int, startup_timeout: float) -> None:
+                      time_bank: float, max_faults: int, startup_timeout: float, sandbox: SandboxConfig) -> None:
     """Check a bot before submitting it: health, identity, and short matches of every game
     it claims against random bots. BOT is a manifest, its folder, or an address.
 
@@ -138,7 +144,7 @@ def check_bot_command(bot: str, only: tuple[str, ...], matches: int, seed: int, 
     except BotSpecError as error:
         raise click.ClickException(str(error)) from None
     tc = make_time_control(move_timeout, time_bank, max_faults, startup_timeout)
-    report = check_bot(spec, matches=matches, seed=seed, time_control=tc, only=list(only) or None)
+    report = check_bot(spec, matches=matches, seed=seed, time_control=tc, only=list(only) or None, sandbox=sandbox)
     console.print(f"bot: {report.bot}")
     if report.identity:
         console.print(f"identity: {report.identity} (ready in {report.startup_s:.2f} s)")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
@@ -11,6 +12,7 @@ from rich.table import Table
 
 from referee.match import TimeControl
 from referee.result import MatchRecord
+from referee.sandbox import Limits, SandboxConfig, SandboxError, SandboxMode
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -46,6 +48,41 @@ def time_control_options(function: F) -> F:
 def make_time_control(move_timeout: float, time_bank: float, max_faults: int, startup_timeout: float) -> TimeControl:
     return TimeControl(move_timeout=move_timeout, time_bank=time_bank, max_faults=max_faults,
                        startup_timeout=startup_timeout)
+
+
+def sandbox_options(function: F) -> F:
+    """Add --sandbox and the per-bot resource limits; the command gets ``sandbox`` (a
+    :class:`SandboxConfig`, already resolved, so a missing bwrap fails or warns up front)."""
+    defaults = Limits()
+    limit_options = [
+        ("--memory-mb", "memory_mb", "Data segment (heap) per bot process, MiB."),
+        ("--cpu-seconds", "cpu_seconds", "CPU seconds per bot process over its life; then SIGXCPU, SIGKILL."),
+        ("--max-open-files", "open_files", "Open files per bot process."),
+        ("--max-file-mb", "file_size_mb", "Largest file a bot may write (its log included), MiB."),
+        ("--max-processes", "processes", "Processes and threads per bot (bwrap mode)."),
+        ("--tmp-mb", "tmp_mb", "Size of the bot's private /tmp (bwrap mode), MiB."),
+    ]
+
+    def wrapper(*args: Any, sandbox: str, **kwargs: Any) -> Any:
+        limits = Limits(**{field: kwargs.pop(field) for _, field, _ in limit_options})
+        try:
+            config = SandboxConfig(SandboxMode(sandbox), limits).resolved()
+        except SandboxError as error:
+            raise click.ClickException(str(error)) from None
+        return function(*args, sandbox=config, **kwargs)
+
+    wrapper = functools.update_wrapper(wrapper, function)
+    options = [click.option("--sandbox", type=click.Choice(["auto", "bwrap", "none"]), default="auto",
+                            show_default=True,
+                            help="How bots started from a manifest are confined: bwrap (bubblewrap: no network, "
+                                 "no host files, own PID namespace, unprivileged user, limits), none (trusted "
+                                 "bots), or auto (bwrap if it works here, else only the limits, with a warning). "
+                                 "See docs/security.md.")]
+    options += [click.option(flag, field, type=click.IntRange(min=1), default=getattr(defaults, field),
+                             show_default=True, help=text) for flag, field, text in limit_options]
+    for option in reversed(options):
+        wrapper = option(wrapper)
+    return wrapper  # type: ignore[return-value]
 
 
 def print_result(console: Console, record: MatchRecord, title: str) -> None:

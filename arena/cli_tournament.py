@@ -24,20 +24,22 @@ from rich import box
 from rich.console import Console
 from rich.table import Table
 
-from arena.cli_common import make_time_control, parse_settings, print_faults, print_result, time_control_options
+from arena.cli_common import (make_time_control, parse_settings, print_faults, print_result, sandbox_options,
+                              time_control_options)
 from arena.ratings import RatingRow, head_to_head, rating_table, update_ratings
 from arena.storage import DEFAULT_DB, Database, MatchRow, StorageError
 from arena.tournament import (RichProgress, RunSummary, TournamentError, TournamentSpec, create_tournament,
                               expand_bots, run_tournament, spec_from_row)
 from referee.games import game_class, game_names
 from referee.games.base import SettingsError
+from referee.sandbox import SandboxConfig, SandboxError
 
 console = Console(highlight=False, soft_wrap=True, width=None if sys.stdout.isatty() else 160)
 """Piped output is not squeezed to 80 columns: tables keep their natural width."""
 FORMATS = ("table", "csv", "json", "markdown")
 SAMPLE_BOTS = Path(__file__).resolve().parent.parent / "sample_bots" / "python"
 
-_EXPECTED = (StorageError, TournamentError, SettingsError)
+_EXPECTED = (StorageError, TournamentError, SettingsError, SandboxError)
 
 
 def db_option(function: Callable[..., Any]) -> Callable[..., Any]:
@@ -148,18 +150,19 @@ def _print_summary(db: Database, tid: int, summary: RunSummary) -> None:
 @click.option("--max-tables", type=click.IntRange(min=1), default=2000, show_default=True,
               help="Above this many tables per round, play a pair-balanced sample.")
 @time_control_options
+@sandbox_options
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 @db_option
 def run_command(game: str, variant: str | None, settings: tuple[str, ...], bots: tuple[str, ...], rounds: int,
                 workers: int, duplicate: bool | None, table_size: int | None, seed: int | None, name: str,
                 keep_alive: bool, max_tables: int, move_timeout: float, time_bank: float, max_faults: int,
-                startup_timeout: float, quiet: bool, db_path: Path) -> None:
+                startup_timeout: float, sandbox: SandboxConfig, quiet: bool, db_path: Path) -> None:
     """Schedule a round-robin tournament and play it.
 
     Two-player games: every pair, both seat orders. Free-for-all games: tables of
     --table-size with every seat rotation. Team games: every partnership, both sides. The
     whole schedule is stored first; if the run stops (Ctrl-C, a crash, kill -9),
-    `arena tournament resume ID` plays what is left.
+    `arena tournament resume ID` plays what is left, with the same sandbox and limits.
     """
     _check_game(game, variant)
     try:
@@ -170,7 +173,7 @@ def run_command(game: str, variant: str | None, settings: tuple[str, ...], bots:
         spec = TournamentSpec(game=game, bots=tuple(specs), variant=variant, settings=parse_settings(settings),
                               rounds=rounds, duplicate=duplicate, table_size=table_size, seed=seed,
                               time_control=make_time_control(move_timeout, time_bank, max_faults, startup_timeout),
-                              name=name, max_tables=max_tables, keep_alive=keep_alive)
+                              name=name, max_tables=max_tables, keep_alive=keep_alive, sandbox=sandbox)
         with Database(db_path) as db:
             tid = create_tournament(db, spec)
             t = db.tournament(tid)

@@ -30,7 +30,8 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
 from arena.v1 import bot_pb2, bot_pb2_grpc
 
-Decide = Callable[[bot_pb2.Observation, Sequence[bot_pb2.Action]], int]
+Decide = Callable[[bot_pb2.Observation, Sequence[bot_pb2.Action]], "int | bot_pb2.DecideResponse"]
+"""``decide`` returns the index of its action, or a whole ``DecideResponse`` to add a comment."""
 PROTOCOL_VERSION = 1
 ADDRESS_VARIABLE = "ARENA_BOT_ADDRESS"
 
@@ -59,19 +60,23 @@ class _BotServicer(bot_pb2_grpc.BotServicer):
         return bot_pb2.StartMatchResponse()
 
     def Decide(self, request: bot_pb2.DecideRequest, context: grpc.ServicerContext) -> bot_pb2.DecideResponse:
-        index = self._decide(request.observation, request.legal_actions)
-        return bot_pb2.DecideResponse(action_index=int(index))
+        answer = self._decide(request.observation, request.legal_actions)
+        if isinstance(answer, bot_pb2.DecideResponse):
+            return answer
+        return bot_pb2.DecideResponse(action_index=int(answer))
 
     def EndMatch(self, request: bot_pb2.EndMatchRequest, context: grpc.ServicerContext) -> bot_pb2.EndMatchResponse:
         return bot_pb2.EndMatchResponse()
 
 
 class BoundServer:
-    """A started bot server and the port it bound (0 for Unix sockets)."""
+    """A started bot server, the port it bound (0 for Unix sockets) and its health service
+    (a bot that needs time to get ready can set NOT_SERVING until it is)."""
 
-    def __init__(self, server: grpc.Server, port: int) -> None:
+    def __init__(self, server: grpc.Server, port: int, health_servicer: health.HealthServicer) -> None:
         self.server = server
         self.port = port
+        self.health = health_servicer
 
     def stop(self, grace: float | None = 0.5) -> None:
         self.server.stop(grace).wait()
@@ -101,7 +106,7 @@ def serve(decide: Decide, *, name: str, version: str, author: str = "", games: I
         raise ValueError(f"cannot listen on {address} (port in use?)")
     server.start()
     health_servicer.set("", health_pb2.HealthCheckResponse.SERVING)
-    return BoundServer(server, port)
+    return BoundServer(server, port, health_servicer)
 
 
 def _check_port_free(address: str) -> None:

@@ -44,6 +44,7 @@ from referee.bots import MANIFEST_NAME, BotSpec, BotSpecError, BotStartError, bo
 from referee.games import game_class
 from referee.games.base import SettingsError
 from referee.match import BotConnection, MatchConfig, TimeControl, run_match
+from referee.sandbox import SandboxConfig
 from referee.result import MatchRecord
 
 DICE_GAMES = frozenset({"yahtzee"})
@@ -133,6 +134,8 @@ class TournamentSpec:
     name: str = ""
     max_tables: int = 2000
     keep_alive: bool = False
+    sandbox: SandboxConfig = SandboxConfig()
+    """Stored with the tournament, so a resumed run confines bots the same way."""
 
 
 def create_tournament(db: Database, spec: TournamentSpec) -> int:
@@ -170,7 +173,8 @@ def create_tournament(db: Database, spec: TournamentSpec) -> int:
     return db.create_tournament(
         name=name, game=game.name, variant=game.variant, settings=dict(game.settings), format=fmt.kind,
         table_size=fmt.table_size, rounds=spec.rounds, duplicate=duplicate, seed=spec.seed, time_control=tc,
-        options={"max_tables": spec.max_tables, "keep_alive": spec.keep_alive, "format": fmt.describe()},
+        options={"max_tables": spec.max_tables, "keep_alive": spec.keep_alive, "format": fmt.describe(),
+                 "sandbox": spec.sandbox.to_dict()},
         bot_ids=[row.id for row in rows], matches=matches)
 
 
@@ -232,7 +236,8 @@ class BotKeeper:
         self.alive: dict[BotSpec, BotConnection] = {}
         self.open: list[BotConnection] = []
 
-    def acquire(self, bots: Sequence[BotSpec], startup_timeout: float) -> list[BotSpec | BotConnection]:
+    def acquire(self, bots: Sequence[BotSpec], startup_timeout: float,
+                sandbox: SandboxConfig) -> list[BotSpec | BotConnection]:
         """Ready connections where a bot starts; the spec itself where it does not (run_match records why)."""
         ready: list[BotSpec | BotConnection] = []
         for spec in bots:
@@ -244,7 +249,7 @@ class BotKeeper:
             if kept is not None:
                 self._close(kept)
             try:
-                connection = BotConnection(spec, startup_timeout)
+                connection = BotConnection(spec, startup_timeout, sandbox)
             except BotStartError:
                 ready.append(spec)
                 continue
@@ -288,7 +293,7 @@ def play_job(job: MatchJob, keeper: BotKeeper) -> JobResult:
     startup = play = 0.0
     start = time.monotonic()
     try:
-        used = keeper.acquire(job.bots, job.config.time_control.startup_timeout)
+        used = keeper.acquire(job.bots, job.config.time_control.startup_timeout, job.config.sandbox)
         startup = time.monotonic() - start
         record = run_match(job.config, used)
         play = time.monotonic() - start - startup
@@ -529,6 +534,7 @@ def run_tournament(db: Database, tid: int, *, workers: int = 1, keep_alive: bool
     running matches are stored (``summary.interrupted``).
 
     :raises TournamentError: if another process is running it, or a bot changed or vanished.
+    :raises SandboxError: if the tournament's sandbox is bwrap and bwrap does not work here.
     """
     progress = progress or _NoProgress()
     tournament = db.tournament(tid)
@@ -542,8 +548,10 @@ def run_tournament(db: Database, tid: int, *, workers: int = 1, keep_alive: bool
     summary = RunSummary(tid, total, counts["done"])
     keep = bool(tournament.options.get("keep_alive", False)) if keep_alive is None else keep_alive
     tc = TimeControl(**tournament.time_control)
+    # Resolved here, once: a missing bwrap fails or warns before any worker starts.
+    sandbox = SandboxConfig.from_dict(tournament.options.get("sandbox")).resolved()
     jobs = deque(MatchJob(m.id, MatchConfig(game=m.game, variant=m.variant, settings=m.settings, seed=m.seed,
-                                            match_id=str(m.id), time_control=tc),
+                                            match_id=str(m.id), time_control=tc, sandbox=sandbox),
                           tuple(specs[b] for b in m.bot_ids)) for m in todo)
     start = time.monotonic()
     if jobs:

@@ -33,6 +33,7 @@ from referee.bots import BotSpec  # noqa: E402
 from referee.games import game_names, make_game  # noqa: E402
 from referee.match import MatchConfig, TimeControl, run_match  # noqa: E402
 from referee.result import MatchRecord  # noqa: E402
+from referee.sandbox import SandboxConfig  # noqa: E402
 
 TRIVIAL_BOT = """
 import sys
@@ -98,8 +99,10 @@ def mean_message_sizes(record: MatchRecord) -> tuple[float, float]:
     return sum(request_sizes) / len(request_sizes), sum(response_sizes) / len(response_sizes)
 
 
-def referee_speed(game_name: str, folder: Path, matches: int) -> tuple[float, MatchRecord, float]:
+def referee_speed(game_name: str, folder: Path, matches: int,
+                  sandbox: SandboxConfig = SandboxConfig()) -> tuple[float, MatchRecord, float]:
     """Decisions per second over ``matches`` real matches (start-up excluded) and start-up time."""
+    folder.chmod(0o755)  # the sandbox's unprivileged user reads the bot from here
     (folder / "bot.py").write_text(TRIVIAL_BOT.format(root=str(ROOT)))
     (folder / "bot.toml").write_text('name = "trivial"\ncommand = ["{python}", "bot.py"]\n')
     from referee.match import BotConnection
@@ -107,7 +110,7 @@ def referee_speed(game_name: str, folder: Path, matches: int) -> tuple[float, Ma
     spec = BotSpec.from_manifest(folder)
     n = make_game(game_name).num_players
     started = time.perf_counter()
-    connections = [BotConnection(spec, 20) for _ in range(n)]
+    connections = [BotConnection(spec, 20, sandbox) for _ in range(n)]
     startup = (time.perf_counter() - started) / n
     decisions = 0
     took = 0.0

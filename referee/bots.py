@@ -4,8 +4,9 @@ A bot is given either as a **manifest** (``bot.toml``, or a folder holding one) 
 ``command`` starts its gRPC server, or as the **address** of a bot already running
 (``host:port`` or ``unix:///path``).  For a command bot the referee chooses the address (a
 Unix domain socket in a private temporary folder, so no port can clash), passes it in
-``ARENA_BOT_ADDRESS``, starts the command in its own process group and, at the end, stops
-the whole group: SIGTERM, a short grace, then SIGKILL.
+``ARENA_BOT_ADDRESS``, starts the command in its own process group, inside the sandbox of
+:mod:`referee.sandbox` unless told otherwise, and, at the end, stops the whole group:
+SIGTERM, a short grace, then SIGKILL.
 
 Manifest fields::
 
@@ -16,6 +17,14 @@ Manifest fields::
     command = ["{python}", "bot.py"]  # run in the manifest's folder; {python} is the
                                       # referee's own interpreter
     games = ["*"]                     # game names, or "*" for all
+
+    [sandbox]
+    read_only = ["../build"]          # optional: more folders the bot reads, relative to
+                                      # this file; only inside arena's sample_bots/ or proto/
+
+In the sandbox a bot sees its own folder read-only; ``read_only`` lets the sample bots reach
+the SDKs and builds they share.  It is confined to those public folders of arena so that a
+stranger's manifest cannot ask for the organiser's files.
 """
 
 from __future__ import annotations
@@ -32,7 +41,14 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
+import arena
+from referee.sandbox import (SandboxConfig, SandboxMode, acquire_uid, bwrap_command, executable_prefix,
+                             limits_command, python_runtime, release_uid, sandbox_environment)
+
 MANIFEST_NAME = "bot.toml"
+ARENA_CHECKOUT = Path(arena.__file__).resolve().parents[1]
+SHARED_FOLDERS = (ARENA_CHECKOUT / "sample_bots", ARENA_CHECKOUT / "proto")
+"""The only folders outside its own that a manifest may ask to read in the sandbox."""
 _ADDRESS = re.compile(r"^(unix:.+|[A-Za-z0-9_.\-]+:\d{1,5}|\[[0-9a-fA-F:]+\]:\d{1,5})$")
 
 
@@ -57,6 +73,8 @@ class BotSpec:
     directory: Path | None = None
     games: tuple[str, ...] = ("*",)
     manifest: Path | None = None
+    read_only: tuple[Path, ...] = ()
+    """Extra folders the bot reads in the sandbox (from the manifest's ``[sandbox]`` table)."""
 
     def plays(self, game: str) -> bool:
         return "*" in self.games or game in self.games
@@ -94,13 +112,29 @@ class BotSpec:
             games = [games]
         return cls(name=str(data["name"]), version=str(data.get("version", "")), author=str(data.get("author", "")),
                    language=str(data.get("language", "")), command=tuple(command), directory=path.parent.resolve(),
-                   games=tuple(str(g) for g in games), manifest=path.resolve())
+                   games=tuple(str(g) for g in games), manifest=path.resolve(),
+                   read_only=_read_only(path, data.get("sandbox", {})))
 
     @classmethod
     def from_address(cls, address: str, name: str | None = None) -> BotSpec:
         if not _ADDRESS.match(address):
             raise BotSpecError(f"not a bot address: {address!r} (expected host:port or unix:///path)")
         return cls(name=name or address, address=address)
+
+
+def _read_only(manifest: Path, table: object) -> tuple[Path, ...]:
+    """The manifest's ``[sandbox] read_only`` folders, resolved and checked."""
+    entries = table.get("read_only", []) if isinstance(table, dict) else None
+    if not isinstance(entries, list) or not all(isinstance(entry, str) for entry in entries):
+        raise BotSpecError(f"bot manifest {manifest}: [sandbox] read_only must be a list of folder names")
+    folders = []
+    for entry in entries:
+        folder = (manifest.parent / entry).resolve()
+        if not any(folder == shared or folder.is_relative_to(shared) for shared in SHARED_FOLDERS):
+            raise BotSpecError(f"bot manifest {manifest}: [sandbox] read_only {entry!r} is {folder}, outside the "
+                               f"folders a bot may ask to read ({', '.join(map(str, SHARED_FOLDERS))})")
+        folders.append(folder)
+    return tuple(folders)
 
 
 def resolve_bot(text: str) -> BotSpec:
@@ -152,25 +186,71 @@ def die_with_parent(command: list[str]) -> list[str]:
 
 
 class BotProcess:
-    """A bot command running in its own process group, listening on a private Unix socket."""
+    """A bot command running in its own process group, listening on a private Unix socket.
 
-    def __init__(self, spec: BotSpec) -> None:
+    ``sandbox`` says how it is confined (:mod:`referee.sandbox`); ``auto`` is resolved here,
+    warning once if bwrap is not usable.
+
+    :raises SandboxError: for ``bwrap`` mode where bwrap does not work.
+    :raises BotStartError: if the command cannot be run.
+    """
+
+    def __init__(self, spec: BotSpec, sandbox: SandboxConfig = SandboxConfig()) -> None:
         if spec.command is None or spec.directory is None:
             raise BotSpecError(f"bot {spec.name} has no command to start")
         self.spec = spec
+        self.sandbox = sandbox.resolved()
         self._folder = Path(tempfile.mkdtemp(prefix="arena-bot-"))
         self.address = f"unix://{self._folder / 'bot.sock'}"
         self._log_path = self._folder / "bot.log"
+        self.uid: int | None = None
+        """The uid the bot runs as, when a root referee sandboxes it."""
         command = [sys.executable if part == "{python}" else part for part in spec.command]
-        env = dict(os.environ, ARENA_BOT_ADDRESS=self.address, PYTHONUNBUFFERED="1")
         try:
+            argv, env = self._command(command)
             with open(self._log_path, "wb") as log:
-                self.process = subprocess.Popen(die_with_parent(command), cwd=spec.directory, env=env,
+                self.process = subprocess.Popen(die_with_parent(argv), cwd=spec.directory, env=env,
                                                 stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
                                                 start_new_session=True)
         except OSError as error:
-            shutil.rmtree(self._folder, ignore_errors=True)
+            self._clean_up()
             raise BotStartError(f"bot {spec.name}: cannot run {command[0]!r}: {error.strerror or error}") from None
+        except BaseException:
+            self._clean_up()
+            raise
+
+    def _command(self, command: list[str]) -> tuple[list[str], dict[str, str]]:
+        """The argv and environment that start ``command`` in this process's sandbox mode."""
+        spec = self.spec
+        assert spec.directory is not None and spec.command is not None
+        limits = self.sandbox.limits
+        if self.sandbox.mode is SandboxMode.NONE:
+            return command, dict(os.environ, ARENA_BOT_ADDRESS=self.address, PYTHONUNBUFFERED="1")
+        if self.sandbox.mode is SandboxMode.LIMITS:
+            return (limits_command(command, limits),
+                    dict(os.environ, ARENA_BOT_ADDRESS=self.address, PYTHONUNBUFFERED="1"))
+        env = sandbox_environment(self.address)
+        read_only = list(spec.read_only)
+        if "{python}" in spec.command:
+            read_only += python_runtime()
+        prefix = executable_prefix(command[0], env)
+        if prefix is not None:
+            read_only.append(prefix)
+        if os.geteuid() == 0:
+            for folder in (spec.directory, *spec.read_only):
+                if folder.is_dir() and folder.stat().st_mode & 0o005 != 0o005:
+                    raise BotStartError(f"bot {spec.name}: the sandbox runs bots as an unprivileged user, who "
+                                        f"cannot read {folder} (make it readable: chmod o+rX)")
+            self.uid = acquire_uid()
+            os.chown(self._folder, self.uid, self.uid)
+        return bwrap_command(command, directory=spec.directory, read_only=read_only, writable=self._folder,
+                             limits=limits, uid=self.uid), env
+
+    def _clean_up(self) -> None:
+        shutil.rmtree(self._folder, ignore_errors=True)
+        if self.uid is not None:
+            release_uid(self.uid)
+            self.uid = None
 
     def alive(self) -> bool:
         return self.process.poll() is None
@@ -180,7 +260,9 @@ class BotProcess:
         code = self.process.poll()
         if code is None:
             return "still running"
-        how = f"killed by signal {-code}" if code < 0 else f"exited with status {code}"
+        if self.sandbox.mode is SandboxMode.BWRAP and code > 128:
+            code = 128 - code  # bwrap exits with 128 + the signal that killed the bot
+        how = f"killed by {_signal_name(-code)}" if code < 0 else f"exited with status {code}"
         tail = self.output_tail()
         return f"{how}: {tail}" if tail else how
 
@@ -208,7 +290,7 @@ class BotProcess:
             pass
         if self.process.poll() is None:
             self.process.wait()
-        shutil.rmtree(self._folder, ignore_errors=True)
+        self._clean_up()
 
     def __enter__(self) -> BotProcess:
         return self
@@ -216,3 +298,10 @@ class BotProcess:
     def __exit__(self, *exc: object) -> None:
         self.stop()
 
+
+
+def _signal_name(number: int) -> str:
+    try:
+        return f"signal {number} ({signal.Signals(number).name})"
+    except ValueError:
+        return f"signal {number}"

@@ -27,10 +27,11 @@ import grpc
 from arena.v1 import bot_pb2
 from referee import wire
 from referee.bots import BotProcess, BotSpec, BotStartError
-from referee.client import PROTOCOL_VERSION, BotClient
+from referee.client import MAX_MESSAGE_BYTES, PROTOCOL_VERSION, BotClient
 from referee.games import make_game
 from referee.games.base import Outcome, State
 from referee.result import Fault, FaultKind, MatchRecord, Move, MoveStatus
+from referee.sandbox import SandboxConfig
 
 MAX_DECISIONS = 1_000_000
 """A guard against an engine that never ends; every engine has its own, much lower, caps."""
@@ -63,18 +64,21 @@ class MatchConfig:
     seed: int = 0
     match_id: str | None = None
     time_control: TimeControl = TimeControl()
+    sandbox: SandboxConfig = SandboxConfig()
+    """How command bots are confined; bots given by address run wherever they run."""
 
 
 class BotConnection:
     """A ready bot: its process (if the referee started it), channel and identity."""
 
-    def __init__(self, spec: BotSpec, startup_timeout: float) -> None:
+    def __init__(self, spec: BotSpec, startup_timeout: float, sandbox: SandboxConfig = SandboxConfig()) -> None:
         """Start (or connect to) the bot and wait until it serves and identifies itself.
 
         :raises BotStartError: with the reason, if it does not become ready in time.
+        :raises SandboxError: if ``sandbox`` asks for bwrap and bwrap does not work here.
         """
         self.spec = spec
-        self.process = BotProcess(spec) if spec.command is not None else None
+        self.process = BotProcess(spec, sandbox) if spec.command is not None else None
         self.client = BotClient(self.process.address if self.process else str(spec.address))
         try:
             alive = self.process.alive if self.process else (lambda: True)
@@ -120,8 +124,9 @@ class MatchRunner:
                  on_line: Callable[[str], None] | None = None) -> None:
         self.config = config
         self.tc = config.time_control
-        # Validates game, variant, seat count and settings before any bot is started.
+        # Validates game, variant, seat count, settings and sandbox before any bot is started.
         self.game = make_game(config.game, variant=config.variant, num_players=len(bots), settings=config.settings)
+        self.sandbox = config.sandbox.resolved()
         self.bots = list(bots)
         self.on_line = on_line or (lambda line: None)
         self.fallback_rng = random.Random(f"fallback:{config.seed}")
@@ -130,7 +135,8 @@ class MatchRunner:
             num_players=self.game.num_players, settings=dict(self.game.settings), seed=config.seed,
             players=[bot.spec.label if isinstance(bot, BotConnection) else bot.label for bot in self.bots],
             time_control={"move_timeout": self.tc.move_timeout, "time_bank": self.tc.time_bank,
-                          "max_faults": self.tc.max_faults, "startup_timeout": self.tc.startup_timeout})
+                          "max_faults": self.tc.max_faults, "startup_timeout": self.tc.startup_timeout},
+            sandbox=self.sandbox.to_dict())
         self.seats: list[_Seat] = []
 
     # --- faults ------------------------------------------------------------------------------
@@ -161,7 +167,7 @@ class MatchRunner:
                 self.seats[seat].connection = bot
                 continue
             try:
-                connection = BotConnection(bot, self.tc.startup_timeout)
+                connection = BotConnection(bot, self.tc.startup_timeout, self.sandbox)
             except BotStartError as error:
                 self._fault(seat, FaultKind.STARTUP, str(error))
                 continue
@@ -217,6 +223,10 @@ class MatchRunner:
                 return index, MoveStatus.OK, elapsed_ms, comment
             self._fault(seat, FaultKind.INVALID, f"index {index} is not in 0..{len(legal) - 1}", decision)
             return None, MoveStatus.INVALID, elapsed_ms, comment
+        if reply.code == grpc.StatusCode.RESOURCE_EXHAUSTED and "larger than max" in reply.detail:
+            self._fault(seat, FaultKind.INVALID, f"answer larger than the {MAX_MESSAGE_BYTES // 2**20} MiB "
+                                                 f"message limit ({reply.detail})", decision)
+            return None, MoveStatus.INVALID, elapsed_ms, ""
         if reply.code == grpc.StatusCode.DEADLINE_EXCEEDED:
             runner.bank = 0.0
             self._fault(seat, FaultKind.TIMEOUT, f"no answer within {deadline:.3f} s", decision)
@@ -318,6 +328,7 @@ def run_match(config: MatchConfig, bots: Sequence[BotSpec | BotConnection],
     matches.
 
     :raises SettingsError: for a bad game, variant, seat count or setting (no bot is started).
+    :raises SandboxError: if the config asks for bwrap and bwrap does not work here.
     """
     return MatchRunner(config, bots, on_line).run()
 

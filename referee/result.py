@@ -112,6 +112,9 @@ class MatchRecord:
     bank_used: list[float] = field(default_factory=list)
     """Seconds of time bank each seat used (all of it after a timeout)."""
     time_control: dict[str, Any] = field(default_factory=dict)
+    sandbox: dict[str, Any] = field(default_factory=dict)
+    """How command bots were confined: the mode used (``bwrap``, ``limits`` or ``none``) and
+    the limits (:class:`referee.sandbox.SandboxConfig`)."""
 
     @property
     def finished(self) -> bool:

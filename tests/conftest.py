@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 import os
+import shutil
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+
+from referee.bots import BotSpec, resolve_bot
+
+HOSTILE_BOTS = Path(__file__).resolve().parent / "bots"
 
 
 def is_running(pid: int) -> bool:
@@ -46,3 +51,20 @@ def running() -> Callable[[int], bool]:
 def live_processes_in() -> Callable[..., list[int]]:
     """:func:`processes_in`, for tests that check no bot outlived its match."""
     return processes_in
+
+
+def copy_hostile_bot(folder: Path, behaviour: str, *args: str) -> BotSpec:
+    """A hostile bot (``tests/bots/hostile_bot.py``) with test-specific arguments, in a new
+    folder of its own that the sandbox's unprivileged user can read."""
+    folder.mkdir()
+    folder.chmod(0o755)
+    shutil.copy(HOSTILE_BOTS / "hostile_bot.py", folder)
+    command = ", ".join(f'"{part}"' for part in ("{python}", "hostile_bot.py", behaviour, *args))
+    (folder / "bot.toml").write_text(f'name = "hostile-{behaviour}"\ncommand = [{command}]\n', encoding="utf-8")
+    return resolve_bot(str(folder))
+
+
+@pytest.fixture
+def hostile_bot() -> Callable[..., BotSpec]:
+    """:func:`copy_hostile_bot`, for the sandbox tests."""
+    return copy_hostile_bot

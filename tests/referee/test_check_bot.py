@@ -33,19 +33,20 @@ def test_every_sample_bot_passes(bot: Path) -> None:
 
 
 def test_bot_answering_out_of_range_fails_as_invalid() -> None:
-    result = check_bot(str(ROOT / "tests" / "bots" / "bad-index"), "--game", "yahtzee")
+    result = check_bot(str(ROOT / "tests" / "bots" / "bad-index.toml"), "--game", "yahtzee")
     assert result.returncode == 1
     assert "FAIL: yahtzee: invalid at decision 0: index" in result.stdout
     assert "check-bot: FAILED" in result.stdout
 
 
 def test_bot_that_exits_fails_with_process_exit() -> None:
-    result = check_bot(str(ROOT / "tests" / "bots" / "exit"), "--game", "yahtzee")
+    result = check_bot(str(ROOT / "tests" / "bots" / "crash.toml"), "--game", "yahtzee")
     assert result.returncode == 1
     assert "process_exit" in result.stdout and "exited with status 3" in result.stdout
 
 
 def test_bot_that_cannot_start_fails_with_the_reason(tmp_path: Path) -> None:
+    tmp_path.chmod(0o755)  # readable by the sandbox's unprivileged user
     (tmp_path / "bot.toml").write_text('name = "mute"\ncommand = ["{python}", "-c", "import time; time.sleep(60)"]\n')
     result = subprocess.run([sys.executable, "-m", "arena.cli", "check-bot", str(tmp_path), "--startup-timeout", "1"],
                             capture_output=True, text=True, timeout=60, cwd=ROOT)

@@ -60,6 +60,7 @@ def test_bad_setting_and_seat_count_are_one_line_errors() -> None:
 
 
 def test_command_that_does_not_start_is_a_one_line_error(tmp_path: Path) -> None:
+    tmp_path.chmod(0o755)  # readable by the sandbox's unprivileged user
     (tmp_path / "bot.toml").write_text('name = "ghost"\ncommand = ["./no-such-program"]\n')
     assert_one_line_error(arena("play", "--game", "yahtzee", "--bot", str(tmp_path)), "ghost", "no-such-program")
 

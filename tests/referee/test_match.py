@@ -12,6 +12,7 @@ from referee.bots import BotSpec, resolve_bot
 from referee.match import MatchConfig, TimeControl, rank_with_forfeits, run_match
 from referee.replay import replay
 from referee.result import FaultKind, MatchRecord, MoveStatus
+from referee.sandbox import SandboxConfig, SandboxMode
 
 ROOT = Path(__file__).resolve().parents[2]
 RANDOM_BOT = ROOT / "sample_bots" / "python" / "random_bot"
@@ -42,7 +43,7 @@ def test_same_seed_and_deterministic_bots_give_the_same_match() -> None:
 
 
 def test_bot_sleeping_past_its_deadline_gets_fallback_faults_and_a_drained_bank() -> None:
-    bots = [resolve_bot(str(BOTS / "sleep")), resolve_bot(str(RANDOM_BOT))]
+    bots = [resolve_bot(str(BOTS / "sleep.toml")), resolve_bot(str(RANDOM_BOT))]
     started = time.monotonic()
     record = run_match(MatchConfig(game="yahtzee", seed=3, time_control=FAST), bots)
     took = time.monotonic() - started
@@ -61,7 +62,7 @@ def test_bot_sleeping_past_its_deadline_gets_fallback_faults_and_a_drained_bank(
 
 
 def test_time_beyond_the_move_timeout_comes_out_of_the_bank() -> None:
-    bots = [resolve_bot(str(BOTS / "sleep-once")), resolve_bot(str(RANDOM_BOT))]
+    bots = [resolve_bot(str(BOTS / "sleep-once.toml")), resolve_bot(str(RANDOM_BOT))]
     tc = TimeControl(move_timeout=0.2, time_bank=2.0, max_faults=3, startup_timeout=15)
     record = run_match(MatchConfig(game="yahtzee", seed=3, time_control=tc), bots)
     assert record.faults == []
@@ -70,7 +71,7 @@ def test_time_beyond_the_move_timeout_comes_out_of_the_bank() -> None:
 
 
 def test_bot_exiting_mid_match_forfeits_and_the_match_finishes(live_processes_in) -> None:
-    bots = [resolve_bot(str(RANDOM_BOT)), resolve_bot(str(BOTS / "exit"))]
+    bots = [resolve_bot(str(RANDOM_BOT)), resolve_bot(str(BOTS / "crash.toml"))]
     record = run_match(MatchConfig(game="yahtzee", seed=5, time_control=FAST), bots)
     assert record.finished
     assert [f.kind for f in record.faults] == [FaultKind.PROCESS_EXIT]
@@ -84,7 +85,7 @@ def test_bot_exiting_mid_match_forfeits_and_the_match_finishes(live_processes_in
 
 @pytest.mark.parametrize("behaviour, index_text", [("bad-index", "index "), ("negative-index", "index -1 ")])
 def test_out_of_range_answers_are_invalid_faults_then_forfeit(behaviour: str, index_text: str) -> None:
-    bots = [resolve_bot(str(BOTS / behaviour)), resolve_bot(str(RANDOM_BOT))]
+    bots = [resolve_bot(str(BOTS / f"{behaviour}.toml")), resolve_bot(str(RANDOM_BOT))]
     record = run_match(MatchConfig(game="yahtzee", seed=9, time_control=FAST), bots)
     assert [f.kind for f in record.faults] == [FaultKind.INVALID] * 3
     assert all(f.detail.startswith(index_text) and "is not in 0.." in f.detail for f in record.faults)
@@ -108,6 +109,7 @@ def test_bot_given_by_address_is_used_and_left_running() -> None:
 
 
 def test_bot_that_never_starts_forfeits_with_the_reason(tmp_path: Path) -> None:
+    tmp_path.chmod(0o755)  # the sandbox's unprivileged user must be able to read the bot's folder
     (tmp_path / "bot.toml").write_text('name = "broken"\ncommand = ["{python}", "-c", "import sys; '
                                        'print(\'cannot start\'); sys.exit(4)"]\n')
     bots = [resolve_bot(str(tmp_path)), resolve_bot(str(RANDOM_BOT))]
@@ -134,7 +136,9 @@ def test_rank_with_forfeits_keeps_engine_order_within_groups() -> None:
     assert rank_with_forfeits([1, 0, 0, 3], {1, 2}) == (0, 2, 2, 1)
 
 
-def test_stopping_a_bot_kills_children_that_ignore_sigterm(tmp_path: Path, running) -> None:
+def test_stopping_an_unsandboxed_bot_kills_children_that_ignore_sigterm(tmp_path: Path, running) -> None:
+    # Outside the sandbox only the process group holds the bot's processes together
+    # (tests/referee/test_hostile_bots.py has the sandboxed case).
     script = tmp_path / "stubborn.py"
     script.write_text(
         "import os, signal, subprocess, sys, time\n"
@@ -145,7 +149,7 @@ def test_stopping_a_bot_kills_children_that_ignore_sigterm(tmp_path: Path, runni
     (tmp_path / "bot.toml").write_text('name = "stubborn"\ncommand = ["{python}", "stubborn.py"]\n')
     from referee.bots import BotProcess
 
-    process = BotProcess(resolve_bot(str(tmp_path)))
+    process = BotProcess(resolve_bot(str(tmp_path)), SandboxConfig(SandboxMode.NONE))
     deadline = time.monotonic() + 10
     while not (tmp_path / "child.pid").exists() and time.monotonic() < deadline:
         time.sleep(0.05)
@@ -159,7 +163,7 @@ def test_stopping_a_bot_kills_children_that_ignore_sigterm(tmp_path: Path, runni
     assert not process.alive()
 
 
-def test_bot_dies_with_a_referee_killed_by_sigkill(tmp_path: Path, running) -> None:
+def test_bot_dies_with_a_referee_killed_by_sigkill(tmp_path: Path, running, live_processes_in) -> None:
     import signal
     import subprocess
     import sys
@@ -180,3 +184,6 @@ def test_bot_dies_with_a_referee_killed_by_sigkill(tmp_path: Path, running) -> N
     while running(bot_pid) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not running(bot_pid), "the bot outlived its referee"
+    while live_processes_in(RANDOM_BOT) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not live_processes_in(RANDOM_BOT), "a process of the sandboxed bot outlived its referee"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -14,12 +15,16 @@ SAMPLE_BOTS = ROOT / "sample_bots" / "python"
 
 def write_bot(folder: Path, name: str, sample: str = "random_bot", *, version: str = "1.0",
               games: str = '["*"]') -> Path:
-    """A manifest named ``name`` that runs a sample bot's script; returns its folder."""
+    """A folder with a copy of a sample bot's script and a manifest named ``name``.
+
+    The folder is readable by others: the sandbox runs bots as an unprivileged user.
+    """
     folder.mkdir(parents=True, exist_ok=True)
-    script = SAMPLE_BOTS / sample / "bot.py"
+    folder.chmod(0o755)
+    shutil.copy(SAMPLE_BOTS / sample / "bot.py", folder / "bot.py")
     (folder / "bot.toml").write_text(
         f'name = "{name}"\nversion = "{version}"\nlanguage = "python"\n'
-        f'command = ["{{python}}", "{script}"]\ngames = {games}\n', encoding="utf-8")
+        f'command = ["{{python}}", "bot.py"]\ngames = {games}\n', encoding="utf-8")
     return folder
 
 
