@@ -6,6 +6,7 @@ exceptions, because a misbehaving bot is an expected event for a referee, not a 
 
 from __future__ import annotations
 
+import os
 import time
 from dataclasses import dataclass
 from typing import Any, Callable
@@ -69,6 +70,13 @@ class BotClient:
         """
         end = time.monotonic() + timeout
         last = "no answer"
+        # A Unix socket appears as a file when the bot listens: waiting for it here is cheaper
+        # than gRPC's reconnect backoff, which would add up to 200 ms to every bot's start.
+        socket_file = self.address[len("unix://"):] if self.address.startswith("unix://") else None
+        while socket_file and not os.path.exists(socket_file) and time.monotonic() < end:
+            if not alive():
+                return "process exited before serving"
+            time.sleep(0.005)
         while True:
             if not alive():
                 return "process exited before serving"
