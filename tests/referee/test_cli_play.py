@@ -88,3 +88,35 @@ def test_sdk_reports_a_port_in_use_in_one_line() -> None:
 def test_help_and_listing_work(args: list[str]) -> None:
     result = arena(*args)
     assert result.returncode == 0 and result.stdout.strip()
+
+
+@pytest.fixture
+def path_without_bwrap(tmp_path: Path) -> dict[str, str]:
+    """An environment whose PATH has util-linux's setpriv and prlimit but no bwrap."""
+    import os
+    import shutil
+
+    folder = tmp_path / "bin"
+    folder.mkdir()
+    for tool in ("setpriv", "prlimit"):
+        found = shutil.which(tool)
+        assert found is not None
+        (folder / tool).symlink_to(found)
+    return dict(os.environ, PATH=str(folder))
+
+
+def test_sandbox_bwrap_without_bubblewrap_is_a_one_line_error(path_without_bwrap: dict[str, str]) -> None:
+    result = subprocess.run([sys.executable, "-m", "arena.cli", "play", "--game", "yahtzee", "--sandbox", "bwrap",
+                             "--bot", RANDOM_BOT, "--bot", RANDOM_BOT], capture_output=True, text=True, timeout=60,
+                            cwd=ROOT, env=path_without_bwrap)
+    assert_one_line_error(result, "--sandbox bwrap: bubblewrap (bwrap) is not installed", "apt-get install bubblewrap")
+
+
+def test_sandbox_auto_without_bubblewrap_warns_once_and_plays(path_without_bwrap: dict[str, str]) -> None:
+    result = subprocess.run([sys.executable, "-m", "arena.cli", "play", "--game", "yahtzee", "--quiet",
+                             "--bot", RANDOM_BOT, "--bot", RANDOM_BOT, "--log-out", "/dev/stdout"],
+                            capture_output=True, text=True, timeout=60, cwd=ROOT, env=path_without_bwrap)
+    assert result.returncode == 0, result.stderr
+    assert result.stderr.count("WITHOUT a sandbox") == 1
+    record = json.loads(result.stdout[:result.stdout.index("\n}\n") + 2])
+    assert record["sandbox"]["mode"] == "limits" and record["faults"] == []
