@@ -208,10 +208,12 @@ class BotProcess:
         command = [sys.executable if part == "{python}" else part for part in spec.command]
         try:
             argv, env = self._command(command)
-            with open(self._log_path, "wb") as log:
-                self.process = subprocess.Popen(die_with_parent(argv), cwd=spec.directory, env=env,
-                                                stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
-                                                start_new_session=True)
+            # Kept open and read through this descriptor: the bot owns the folder and could
+            # swap the name for a link to a file it may not read.
+            self._log = open(self._log_path, "w+b")
+            self.process = subprocess.Popen(die_with_parent(argv), cwd=spec.directory, env=env,
+                                            stdin=subprocess.DEVNULL, stdout=self._log, stderr=subprocess.STDOUT,
+                                            start_new_session=True)
         except OSError as error:
             self._clean_up()
             raise BotStartError(f"bot {spec.name}: cannot run {command[0]!r}: {error.strerror or error}") from None
@@ -247,6 +249,8 @@ class BotProcess:
                              limits=limits, uid=self.uid), env
 
     def _clean_up(self) -> None:
+        if getattr(self, "_log", None) is not None:
+            self._log.close()
         shutil.rmtree(self._folder, ignore_errors=True)
         if self.uid is not None:
             release_uid(self.uid)
@@ -267,10 +271,13 @@ class BotProcess:
         return f"{how}: {tail}" if tail else how
 
     def output_tail(self, lines: int = 1) -> str:
+        """The last ``lines`` lines the bot printed (from the last 4 KiB of its output)."""
         try:
-            text = self._log_path.read_text(encoding="utf-8", errors="replace").strip().splitlines()
-        except OSError:
+            size = os.fstat(self._log.fileno()).st_size
+            tail = os.pread(self._log.fileno(), 4096, max(0, size - 4096))
+        except (OSError, ValueError, AttributeError):
             return ""
+        text = tail.decode("utf-8", errors="replace").strip().splitlines()
         return " | ".join(line.strip() for line in text[-lines:])
 
     def stop(self, grace: float = 2.0) -> None:

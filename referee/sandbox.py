@@ -211,11 +211,22 @@ def python_runtime() -> list[Path]:
 
 
 def executable_prefix(name: str, env: Mapping[str, str]) -> Path | None:
-    """The installation folder of a command named without a path (``node`` -> ``/usr``)."""
+    """The installation folder of a command named without a path (``node`` -> ``/usr``).
+
+    Never a folder that holds the organiser's home or working folder (``~/bin/tool`` gives
+    ``~/bin``, not ``~``): a manifest names the command, and a stranger writes manifests.
+    """
     if "/" in name:
         return None
     found = shutil.which(name, path=env.get("PATH"))
-    return Path(os.path.realpath(found)).parents[1] if found else None
+    if not found:
+        return None
+    binary = Path(os.path.realpath(found))
+    prefix = binary.parents[1]
+    private = (Path.home().resolve(), Path.cwd().resolve())
+    if any(folder == prefix or folder.is_relative_to(prefix) for folder in private):
+        return binary.parent
+    return prefix
 
 
 def _covered(path: Path, roots: Iterable[Path]) -> bool:

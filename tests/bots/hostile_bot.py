@@ -19,7 +19,9 @@ action, so that only the misbehaviour can make it lose.
   only channel out;
 - ``network HOST:PORT``: tries to open a TCP connection, reporting the result as a comment;
 - ``orphan``: starts a child that ignores SIGTERM, leaves the process group and sleeps, so
-  that it would outlive the match if the referee let it.
+  that it would outlive the match if the referee let it;
+- ``swap-log PATH``: replaces its output log (in the socket folder it may write) with a link
+  to PATH, then crashes, hoping the referee quotes "its" last output line in the fault.
 """
 
 from __future__ import annotations
@@ -129,6 +131,12 @@ def orphan() -> None:
     subprocess.Popen([sys.executable, "-c", code], start_new_session=True)  # a session and group of its own
 
 
+def swap_log() -> None:
+    log = os.path.join(os.path.dirname(os.environ["ARENA_BOT_ADDRESS"][len("unix://"):]), "bot.log")
+    os.unlink(log)
+    os.symlink(ARGS[0], log)
+
+
 def decide(observation: bot_pb2.Observation, legal_actions: Sequence[bot_pb2.Action]) -> int | bot_pb2.DecideResponse:
     global _decisions
     _decisions += 1
@@ -137,6 +145,9 @@ def decide(observation: bot_pb2.Observation, legal_actions: Sequence[bot_pb2.Act
     elif BEHAVIOUR == "sleep-once" and _decisions == 1:
         time.sleep(0.6)
     elif BEHAVIOUR == "crash" and _decisions > 3:
+        os._exit(3)
+    elif BEHAVIOUR == "swap-log":
+        swap_log()
         os._exit(3)
     elif BEHAVIOUR == "bad-index":
         return len(legal_actions) + 5

@@ -215,3 +215,14 @@ def test_without_the_sandbox_the_network_bot_connects(tmp_path: Path, listener: 
     record = play(hostile_bot(tmp_path / "net", "network", address), UNSANDBOXED)
     assert record.moves[0].comment == f"connected to {address}"
     assert connections_to(listener) == 1
+
+
+def test_bot_cannot_make_the_referee_quote_a_file_through_its_log(tmp_path: Path, organiser: tuple[Path, str],
+                                                                  hostile_bot) -> None:
+    folder, token = organiser
+    (folder / "secret.txt").chmod(0o600)  # only the (root) referee could read it
+    record = play(hostile_bot(tmp_path / "swap", "swap-log", str(folder / "secret.txt")))
+    assert_contained(record)
+    assert [fault.kind for fault in record.faults] == [FaultKind.PROCESS_EXIT]
+    assert "exited with status 3" in record.faults[0].detail
+    assert token not in record.dumps()
