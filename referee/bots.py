@@ -40,6 +40,7 @@ import tempfile
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO
 
 import arena
 from referee.sandbox import (SandboxConfig, SandboxMode, acquire_uid, bwrap_command, executable_prefix,
@@ -205,6 +206,7 @@ class BotProcess:
         self._log_path = self._folder / "bot.log"
         self.uid: int | None = None
         """The uid the bot runs as, when a root referee sandboxes it."""
+        self._log: BinaryIO | None = None
         command = [sys.executable if part == "{python}" else part for part in spec.command]
         try:
             argv, env = self._command(command)
@@ -226,11 +228,9 @@ class BotProcess:
         spec = self.spec
         assert spec.directory is not None and spec.command is not None
         limits = self.sandbox.limits
-        if self.sandbox.mode is SandboxMode.NONE:
-            return command, dict(os.environ, ARENA_BOT_ADDRESS=self.address, PYTHONUNBUFFERED="1")
-        if self.sandbox.mode is SandboxMode.LIMITS:
-            return (limits_command(command, limits),
-                    dict(os.environ, ARENA_BOT_ADDRESS=self.address, PYTHONUNBUFFERED="1"))
+        if self.sandbox.mode is not SandboxMode.BWRAP:  # no isolation: the organiser's environment
+            env = dict(os.environ, ARENA_BOT_ADDRESS=self.address, PYTHONUNBUFFERED="1")
+            return (command if self.sandbox.mode is SandboxMode.NONE else limits_command(command, limits)), env
         env = sandbox_environment(self.address)
         read_only = list(spec.read_only)
         if "{python}" in spec.command:
@@ -249,7 +249,7 @@ class BotProcess:
                              limits=limits, uid=self.uid), env
 
     def _clean_up(self) -> None:
-        if getattr(self, "_log", None) is not None:
+        if self._log is not None:
             self._log.close()
         shutil.rmtree(self._folder, ignore_errors=True)
         if self.uid is not None:
@@ -272,10 +272,12 @@ class BotProcess:
 
     def output_tail(self, lines: int = 1) -> str:
         """The last ``lines`` lines the bot printed (from the last 4 KiB of its output)."""
+        if self._log is None or self._log.closed:
+            return ""
         try:
             size = os.fstat(self._log.fileno()).st_size
             tail = os.pread(self._log.fileno(), 4096, max(0, size - 4096))
-        except (OSError, ValueError, AttributeError):
+        except OSError:
             return ""
         text = tail.decode("utf-8", errors="replace").strip().splitlines()
         return " | ".join(line.strip() for line in text[-lines:])

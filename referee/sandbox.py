@@ -181,16 +181,23 @@ def _namespace_options() -> list[str]:
 
 # --- uids ------------------------------------------------------------------------------------------
 _uids_in_use: set[int] = set()
+_next_slot = [0]
 
 
 def acquire_uid() -> int:
-    """A uid no other bot of this referee process uses (another process gets other uids)."""
+    """A uid no other bot of this referee process uses (another process gets other uids).
+
+    Slots go round rather than lowest-free first, so that a uid is not handed on while the
+    kernel is still reaping the last bot's processes, which count against its process limit.
+    """
     slot_base = UID_BASE + (os.getpid() % (1 << 18)) * 1024
     with _lock:
-        for slot in range(1024):
-            if slot_base + slot not in _uids_in_use:
-                _uids_in_use.add(slot_base + slot)
-                return slot_base + slot
+        for _ in range(1024):
+            uid = slot_base + _next_slot[0]
+            _next_slot[0] = (_next_slot[0] + 1) % 1024
+            if uid not in _uids_in_use:
+                _uids_in_use.add(uid)
+                return uid
     raise SandboxError("more than 1024 sandboxed bots running in one referee process")
 
 
