@@ -282,10 +282,30 @@ class BotProcess:
         text = tail.decode("utf-8", errors="replace").strip().splitlines()
         return " | ".join(line.strip() for line in text[-lines:])
 
-    def stop(self, grace: float = 2.0) -> None:
-        """Stop the bot and everything it started: SIGTERM to the group, then SIGKILL."""
+    def sandbox_init(self) -> int | None:
+        """In bwrap mode, the pid of the sandbox's first process (its PID namespace's init)."""
+        if self.sandbox.mode is not SandboxMode.BWRAP:
+            return None
         try:
-            os.killpg(self.process.pid, signal.SIGTERM)
+            children = Path(f"/proc/{self.process.pid}/task/{self.process.pid}/children").read_text().split()
+        except OSError:
+            return None
+        return int(children[0]) if children else None
+
+    def stop(self, grace: float = 2.0) -> None:
+        """Stop the bot and everything it started.
+
+        Sandboxed: SIGKILL to the sandbox's init, which makes the kernel kill every process
+        in its PID namespace, and bwrap, its parent, reaps it and exits (killing bwrap first
+        would leave the init to whichever process adopts orphans).  Otherwise: SIGTERM to
+        the process group, a grace period, then SIGKILL to the group.
+        """
+        init = self.sandbox_init()
+        try:
+            if init is not None:
+                os.kill(init, signal.SIGKILL)
+            else:
+                os.killpg(self.process.pid, signal.SIGTERM)
         except ProcessLookupError:
             pass
         try:

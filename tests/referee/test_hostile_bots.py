@@ -126,6 +126,17 @@ def test_child_that_ignores_sigterm_and_leaves_the_group_dies_with_the_sandbox(l
     assert not wait_until_gone(live_processes_in, HOSTILE, RANDOM_BOT)
 
 
+def test_stopping_a_sandbox_leaves_not_even_a_zombie(running) -> None:
+    """The sandbox's init is killed and reaped by bwrap, not orphaned to PID 1."""
+    connection = BotConnection(hostile("orphan"), TIME.startup_timeout, SANDBOX)
+    assert connection.process is not None
+    init = connection.process.sandbox_init()
+    assert init is not None and running(init)
+    connection.close()
+    time.sleep(0.2)
+    assert not Path(f"/proc/{init}").exists()
+
+
 def test_without_the_sandbox_the_orphan_survives_the_match(live_processes_in) -> None:
     """Why the PID namespace matters: a child in a new session escapes the process group."""
     record = play(hostile("orphan"), UNSANDBOXED)
