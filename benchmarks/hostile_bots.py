@@ -59,12 +59,14 @@ def main() -> None:
     listener = socket.create_server(("127.0.0.1", 0))
     secret = tmp / "organiser-secret.txt"
     secret.write_text("secret\n")
+    secret.chmod(0o600)
     cases = [(name, resolve_bot(str(HOSTILE / f"{name}.toml")), TIME)
              for name in ("sleep", "crash", "bad-index", "negative-index", "huge-answer", "never-healthy",
                           "memory-bomb", "fork-bomb", "orphan")]
     cases.insert(7, ("cpu-spin", resolve_bot(str(HOSTILE / "cpu-spin.toml")), SLOW_CPU))
     cases += [("snoop", with_args(tmp / "snoop", "snoop", "--read", str(secret), "--write", str(tmp / "pwned")), TIME),
-              ("network", with_args(tmp / "net", "network", "127.0.0.1:%d" % listener.getsockname()[1]), TIME)]
+              ("network", with_args(tmp / "net", "network", "127.0.0.1:%d" % listener.getsockname()[1]), TIME),
+              ("swap-log", with_args(tmp / "swap", "swap-log", str(secret)), TIME)]
     print("| behaviour | recorded | random bot | match s | left running |")
     print("|---|---|---|---:|---:|")
     try:
