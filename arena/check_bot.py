@@ -19,8 +19,8 @@ from referee.bots import BotSpec
 from referee.client import PROTOCOL_VERSION
 from referee.games import game_class, game_names
 from referee.match import BotConnection, MatchConfig, TimeControl, run_match
-from referee.sandbox import SandboxConfig
 from referee.result import Fault
+from referee.sandbox import SandboxConfig
 
 
 @dataclass

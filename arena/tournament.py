@@ -44,8 +44,8 @@ from referee.bots import MANIFEST_NAME, BotSpec, BotSpecError, BotStartError, bo
 from referee.games import game_class
 from referee.games.base import SettingsError
 from referee.match import BotConnection, MatchConfig, TimeControl, run_match
-from referee.sandbox import SandboxConfig
 from referee.result import MatchRecord
+from referee.sandbox import SandboxConfig
 
 DICE_GAMES = frozenset({"yahtzee"})
 """Games whose chance is dice, not a deal: duplicate seeds help less there, so they are off by default."""

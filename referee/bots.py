@@ -5,8 +5,8 @@ A bot is given either as a **manifest** (``bot.toml``, or a folder holding one) 
 (``host:port`` or ``unix:///path``).  For a command bot the referee chooses the address (a
 Unix domain socket in a private temporary folder, so no port can clash), passes it in
 ``ARENA_BOT_ADDRESS``, starts the command in its own process group, inside the sandbox of
-:mod:`referee.sandbox` unless told otherwise, and, at the end, stops the whole group:
-SIGTERM, a short grace, then SIGKILL.
+:mod:`referee.sandbox` unless told otherwise, and, at the end, stops all its processes
+(:meth:`BotProcess.stop`).
 
 Manifest fields::
 
@@ -44,7 +44,7 @@ from typing import BinaryIO
 
 import arena
 from referee.sandbox import (SandboxConfig, SandboxMode, acquire_uid, bwrap_command, executable_prefix,
-                             limits_command, python_runtime, release_uid, sandbox_environment)
+                             limits_command, python_runtime, release_uid, sandbox_environment, within)
 
 MANIFEST_NAME = "bot.toml"
 ARENA_CHECKOUT = Path(arena.__file__).resolve().parents[1]
@@ -131,7 +131,7 @@ def _read_only(manifest: Path, table: object) -> tuple[Path, ...]:
     folders = []
     for entry in entries:
         folder = (manifest.parent / entry).resolve()
-        if not any(folder == shared or folder.is_relative_to(shared) for shared in SHARED_FOLDERS):
+        if not within(folder, SHARED_FOLDERS):
             raise BotSpecError(f"bot manifest {manifest}: [sandbox] read_only {entry!r} is {folder}, outside the "
                                f"folders a bot may ask to read ({', '.join(map(str, SHARED_FOLDERS))})")
         folders.append(folder)
@@ -326,7 +326,6 @@ class BotProcess:
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
-
 
 
 def _signal_name(number: int) -> str:

@@ -73,16 +73,15 @@ class BotClient:
         # A Unix socket appears as a file when the bot listens: waiting for it here is cheaper
         # than gRPC's reconnect backoff, which would add up to 200 ms to every bot's start.
         socket_file = self.address[len("unix://"):] if self.address.startswith("unix://") else None
-        while socket_file and not os.path.exists(socket_file) and time.monotonic() < end:
-            if not alive():
-                return "process exited before serving"
-            time.sleep(0.005)
         while True:
             if not alive():
                 return "process exited before serving"
             left = end - time.monotonic()
             if left <= 0:
                 return f"not SERVING within {timeout:g} s ({last})"
+            if socket_file and not os.path.exists(socket_file):
+                time.sleep(0.005)
+                continue
             try:
                 reply = self.health.Check(health_pb2.HealthCheckRequest(service=""), timeout=min(left, 1.0),
                                           wait_for_ready=True)

@@ -231,13 +231,14 @@ def executable_prefix(name: str, env: Mapping[str, str]) -> Path | None:
     binary = Path(os.path.realpath(found))
     prefix = binary.parents[1]
     private = (Path.home().resolve(), Path.cwd().resolve())
-    if any(folder == prefix or folder.is_relative_to(prefix) for folder in private):
+    if any(folder.is_relative_to(prefix) for folder in private):
         return binary.parent
     return prefix
 
 
-def _covered(path: Path, roots: Iterable[Path]) -> bool:
-    return any(path == root or path.is_relative_to(root) for root in roots)
+def within(path: Path, folders: Iterable[Path]) -> bool:
+    """True if ``path`` is one of ``folders`` or inside one."""
+    return any(path.is_relative_to(folder) for folder in folders)
 
 
 def bwrap_command(command: list[str], *, directory: Path, read_only: Iterable[Path], writable: Path,
@@ -255,20 +256,20 @@ def bwrap_command(command: list[str], *, directory: Path, read_only: Iterable[Pa
         path = Path(name)
         if path.is_symlink():
             argv += ["--symlink", os.readlink(path), name]
-        elif path.is_dir() and not _covered(path, mounted):
+        elif path.is_dir() and not within(path, mounted):
             argv += ["--ro-bind", name, name]
             mounted.append(path)
     argv += ["--dev", "/dev", "--proc", "/proc", "--size", str(limits.tmp_mb * 1024 * 1024), "--tmpfs", "/tmp"]
     binds: list[tuple[str, Path]] = []
     for path in sorted({Path(p) for p in read_only} | {directory}):
-        if path.exists() and not _covered(path, mounted) and not _covered(path, [p for _, p in binds]):
+        if path.exists() and not within(path, mounted) and not within(path, [p for _, p in binds]):
             binds.append(("--ro-bind", path))
     binds.append(("--bind", writable))
     # bwrap makes missing parent folders mode 0700, which an unprivileged bot cannot cross.
     made = {Path("/"), Path("/dev"), Path("/proc"), Path("/tmp")}
     for _, path in binds:
         for parent in reversed(path.parents):
-            if parent not in made and not _covered(parent, mounted):
+            if parent not in made and not within(parent, mounted):
                 argv += ["--perms", "0755", "--dir", str(parent)]
                 made.add(parent)
     for option, path in binds:
