@@ -9,7 +9,6 @@ Usage: ``.venv/bin/python benchmarks/hostile_bots.py``
 
 from __future__ import annotations
 
-import os
 import shutil
 import socket
 import sys
@@ -20,9 +19,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from referee.bots import BotSpec, resolve_bot  # noqa: E402
+from referee.bots import resolve_bot  # noqa: E402
 from referee.match import MatchConfig, TimeControl, run_match  # noqa: E402
 from referee.sandbox import Limits, SandboxConfig, SandboxMode  # noqa: E402
+from tests.conftest import copy_hostile_bot, processes_in  # noqa: E402  (the tests' own helpers)
 
 HOSTILE = ROOT / "tests" / "bots"
 RANDOM_BOT = ROOT / "sample_bots" / "python" / "random_bot"
@@ -31,27 +31,10 @@ TIME = TimeControl(move_timeout=0.5, time_bank=1.0, max_faults=3, startup_timeou
 SLOW_CPU = TimeControl(move_timeout=6, time_bank=0, max_faults=3, startup_timeout=3)
 
 
-def with_args(folder: Path, behaviour: str, *args: str) -> BotSpec:
-    folder.mkdir(mode=0o755)
-    folder.chmod(0o755)
-    shutil.copy(HOSTILE / "hostile_bot.py", folder)
-    command = ", ".join(f'"{part}"' for part in ("{python}", "hostile_bot.py", behaviour, *args))
-    (folder / "bot.toml").write_text(f'name = "hostile-{behaviour}"\ncommand = [{command}]\n')
-    return resolve_bot(str(folder))
-
-
 def survivors(*folders: Path) -> int:
     """Processes still running from these folders 2 s after the match."""
     time.sleep(2)
-    count = 0
-    for entry in Path("/proc").iterdir():
-        try:
-            if entry.name.isdigit() and "State:\tZ" not in (entry / "status").read_text():
-                cwd = Path(os.readlink(entry / "cwd"))
-                count += any(cwd.is_relative_to(folder) for folder in folders)
-        except OSError:
-            continue
-    return count
+    return len(processes_in(*folders))
 
 
 def main() -> None:
@@ -64,9 +47,9 @@ def main() -> None:
              for name in ("sleep", "crash", "bad-index", "negative-index", "huge-answer", "never-healthy",
                           "memory-bomb", "fork-bomb", "orphan")]
     cases.insert(7, ("cpu-spin", resolve_bot(str(HOSTILE / "cpu-spin.toml")), SLOW_CPU))
-    cases += [("snoop", with_args(tmp / "snoop", "snoop", "--read", str(secret), "--write", str(tmp / "pwned")), TIME),
-              ("network", with_args(tmp / "net", "network", "127.0.0.1:%d" % listener.getsockname()[1]), TIME),
-              ("swap-log", with_args(tmp / "swap", "swap-log", str(secret)), TIME)]
+    cases += [("snoop", copy_hostile_bot(tmp / "snoop", "snoop", "--read", str(secret), "--write", str(tmp / "pwned")), TIME),
+              ("network", copy_hostile_bot(tmp / "net", "network", "127.0.0.1:%d" % listener.getsockname()[1]), TIME),
+              ("swap-log", copy_hostile_bot(tmp / "swap", "swap-log", str(secret)), TIME)]
     print("| behaviour | recorded | random bot | match s | left running |")
     print("|---|---|---|---:|---:|")
     try:
