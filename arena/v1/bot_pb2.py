@@ -24,9 +24,12 @@ _sym_db = _symbol_database.Default()
 
 from arena.v1 import yahtzee_pb2 as arena_dot_v1_dot_yahtzee__pb2
 from arena.v1 import gin_rummy_pb2 as arena_dot_v1_dot_gin__rummy__pb2
+from arena.v1 import yaniv_pb2 as arena_dot_v1_dot_yaniv__pb2
+from arena.v1 import yoninkan_pb2 as arena_dot_v1_dot_yoninkan__pb2
+from arena.v1 import jass_pb2 as arena_dot_v1_dot_jass__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x12\x61rena/v1/bot.proto\x12\x08\x61rena.v1\x1a\x16\x61rena/v1/yahtzee.proto\x1a\x18\x61rena/v1/gin_rummy.proto\"+\n\x0fIdentifyRequest\x12\x18\n\x10protocol_version\x18\x01 \x01(\r\"a\n\x07\x42otInfo\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0f\n\x07version\x18\x02 \x01(\t\x12\x0e\n\x06\x61uthor\x18\x03 \x01(\t\x12\x18\n\x10protocol_version\x18\x04 \x01(\r\x12\r\n\x05games\x18\x05 \x03(\t\"P\n\x0bTimeControl\x12\x17\n\x0fmove_timeout_ms\x18\x01 \x01(\r\x12\x14\n\x0ctime_bank_ms\x18\x02 \x01(\r\x12\x12\n\nmax_faults\x18\x03 \x01(\r\"\xfe\x01\n\x11StartMatchRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x0c\n\x04game\x18\x02 \x01(\t\x12\x0f\n\x07variant\x18\x03 \x01(\t\x12;\n\x08settings\x18\x04 \x03(\x0b\x32).arena.v1.StartMatchRequest.SettingsEntry\x12\x0c\n\x04seat\x18\x05 \x01(\r\x12\x0f\n\x07players\x18\x06 \x03(\t\x12+\n\x0ctime_control\x18\x07 \x01(\x0b\x32\x15.arena.v1.TimeControl\x1a/\n\rSettingsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"\x14\n\x12StartMatchResponse\"\xbb\x01\n\rDecideRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x17\n\x0f\x64\x65\x63ision_number\x18\x02 \x01(\r\x12*\n\x0bobservation\x18\x03 \x01(\x0b\x32\x15.arena.v1.Observation\x12\'\n\rlegal_actions\x18\x04 \x03(\x0b\x32\x10.arena.v1.Action\x12\x14\n\x0ctime_left_ms\x18\x05 \x01(\r\x12\x14\n\x0c\x62\x61nk_left_ms\x18\x06 \x01(\r\"7\n\x0e\x44\x65\x63ideResponse\x12\x14\n\x0c\x61\x63tion_index\x18\x01 \x01(\x05\x12\x0f\n\x07\x63omment\x18\x02 \x01(\t\"\xa9\x01\n\x0bObservation\x12\x0c\n\x04text\x18\x01 \x01(\t\x12\x1f\n\x06\x65vents\x18\x02 \x03(\x0b\x32\x0f.arena.v1.Event\x12/\n\x07yahtzee\x18\n \x01(\x0b\x32\x1c.arena.v1.YahtzeeObservationH\x00\x12\x32\n\tgin_rummy\x18\x0b \x01(\x0b\x32\x1d.arena.v1.GinRummyObservationH\x00\x42\x06\n\x04game\"E\n\x05\x45vent\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x0c\n\x04text\x18\x02 \x01(\t\x12 \n\x06\x61\x63tion\x18\x03 \x01(\x0b\x32\x10.arena.v1.Action\"y\n\x06\x41\x63tion\x12\x0c\n\x04text\x18\x01 \x01(\t\x12*\n\x07yahtzee\x18\n \x01(\x0b\x32\x17.arena.v1.YahtzeeActionH\x00\x12-\n\tgin_rummy\x18\x0b \x01(\x0b\x32\x18.arena.v1.GinRummyActionH\x00\x42\x06\n\x04game\"T\n\x0f\x45ndMatchRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x0e\n\x06scores\x18\x02 \x03(\x01\x12\x0f\n\x07ranking\x18\x03 \x03(\r\x12\x0e\n\x06reason\x18\x04 \x01(\t\"\x12\n\x10\x45ndMatchResponse*K\n\x0fProtocolVersion\x12 \n\x1cPROTOCOL_VERSION_UNSPECIFIED\x10\x00\x12\x16\n\x12PROTOCOL_VERSION_1\x10\x01\x32\x88\x02\n\x03\x42ot\x12\x38\n\x08Identify\x12\x19.arena.v1.IdentifyRequest\x1a\x11.arena.v1.BotInfo\x12G\n\nStartMatch\x12\x1b.arena.v1.StartMatchRequest\x1a\x1c.arena.v1.StartMatchResponse\x12;\n\x06\x44\x65\x63ide\x12\x17.arena.v1.DecideRequest\x1a\x18.arena.v1.DecideResponse\x12\x41\n\x08\x45ndMatch\x12\x19.arena.v1.EndMatchRequest\x1a\x1a.arena.v1.EndMatchResponseb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x12\x61rena/v1/bot.proto\x12\x08\x61rena.v1\x1a\x16\x61rena/v1/yahtzee.proto\x1a\x18\x61rena/v1/gin_rummy.proto\x1a\x14\x61rena/v1/yaniv.proto\x1a\x17\x61rena/v1/yoninkan.proto\x1a\x13\x61rena/v1/jass.proto\"+\n\x0fIdentifyRequest\x12\x18\n\x10protocol_version\x18\x01 \x01(\r\"a\n\x07\x42otInfo\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0f\n\x07version\x18\x02 \x01(\t\x12\x0e\n\x06\x61uthor\x18\x03 \x01(\t\x12\x18\n\x10protocol_version\x18\x04 \x01(\r\x12\r\n\x05games\x18\x05 \x03(\t\"P\n\x0bTimeControl\x12\x17\n\x0fmove_timeout_ms\x18\x01 \x01(\r\x12\x14\n\x0ctime_bank_ms\x18\x02 \x01(\r\x12\x12\n\nmax_faults\x18\x03 \x01(\r\"\xfe\x01\n\x11StartMatchRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x0c\n\x04game\x18\x02 \x01(\t\x12\x0f\n\x07variant\x18\x03 \x01(\t\x12;\n\x08settings\x18\x04 \x03(\x0b\x32).arena.v1.StartMatchRequest.SettingsEntry\x12\x0c\n\x04seat\x18\x05 \x01(\r\x12\x0f\n\x07players\x18\x06 \x03(\t\x12+\n\x0ctime_control\x18\x07 \x01(\x0b\x32\x15.arena.v1.TimeControl\x1a/\n\rSettingsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"\x14\n\x12StartMatchResponse\"\xbb\x01\n\rDecideRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x17\n\x0f\x64\x65\x63ision_number\x18\x02 \x01(\r\x12*\n\x0bobservation\x18\x03 \x01(\x0b\x32\x15.arena.v1.Observation\x12\'\n\rlegal_actions\x18\x04 \x03(\x0b\x32\x10.arena.v1.Action\x12\x14\n\x0ctime_left_ms\x18\x05 \x01(\r\x12\x14\n\x0c\x62\x61nk_left_ms\x18\x06 \x01(\r\"7\n\x0e\x44\x65\x63ideResponse\x12\x14\n\x0c\x61\x63tion_index\x18\x01 \x01(\x05\x12\x0f\n\x07\x63omment\x18\x02 \x01(\t\"\xb4\x02\n\x0bObservation\x12\x0c\n\x04text\x18\x01 \x01(\t\x12\x1f\n\x06\x65vents\x18\x02 \x03(\x0b\x32\x0f.arena.v1.Event\x12/\n\x07yahtzee\x18\n \x01(\x0b\x32\x1c.arena.v1.YahtzeeObservationH\x00\x12\x32\n\tgin_rummy\x18\x0b \x01(\x0b\x32\x1d.arena.v1.GinRummyObservationH\x00\x12+\n\x05yaniv\x18\x0c \x01(\x0b\x32\x1a.arena.v1.YanivObservationH\x00\x12\x31\n\x08yoninkan\x18\r \x01(\x0b\x32\x1d.arena.v1.YoninkanObservationH\x00\x12)\n\x04jass\x18\x0e \x01(\x0b\x32\x19.arena.v1.JassObservationH\x00\x42\x06\n\x04game\"E\n\x05\x45vent\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x0c\n\x04text\x18\x02 \x01(\t\x12 \n\x06\x61\x63tion\x18\x03 \x01(\x0b\x32\x10.arena.v1.Action\"\xf5\x01\n\x06\x41\x63tion\x12\x0c\n\x04text\x18\x01 \x01(\t\x12*\n\x07yahtzee\x18\n \x01(\x0b\x32\x17.arena.v1.YahtzeeActionH\x00\x12-\n\tgin_rummy\x18\x0b \x01(\x0b\x32\x18.arena.v1.GinRummyActionH\x00\x12&\n\x05yaniv\x18\x0c \x01(\x0b\x32\x15.arena.v1.YanivActionH\x00\x12,\n\x08yoninkan\x18\r \x01(\x0b\x32\x18.arena.v1.YoninkanActionH\x00\x12$\n\x04jass\x18\x0e \x01(\x0b\x32\x14.arena.v1.JassActionH\x00\x42\x06\n\x04game\"T\n\x0f\x45ndMatchRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x0e\n\x06scores\x18\x02 \x03(\x01\x12\x0f\n\x07ranking\x18\x03 \x03(\r\x12\x0e\n\x06reason\x18\x04 \x01(\t\"\x12\n\x10\x45ndMatchResponse*K\n\x0fProtocolVersion\x12 \n\x1cPROTOCOL_VERSION_UNSPECIFIED\x10\x00\x12\x16\n\x12PROTOCOL_VERSION_1\x10\x01\x32\x88\x02\n\x03\x42ot\x12\x38\n\x08Identify\x12\x19.arena.v1.IdentifyRequest\x1a\x11.arena.v1.BotInfo\x12G\n\nStartMatch\x12\x1b.arena.v1.StartMatchRequest\x1a\x1c.arena.v1.StartMatchResponse\x12;\n\x06\x44\x65\x63ide\x12\x17.arena.v1.DecideRequest\x1a\x18.arena.v1.DecideResponse\x12\x41\n\x08\x45ndMatch\x12\x19.arena.v1.EndMatchRequest\x1a\x1a.arena.v1.EndMatchResponseb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -35,34 +38,34 @@ if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
   _globals['_STARTMATCHREQUEST_SETTINGSENTRY']._loaded_options = None
   _globals['_STARTMATCHREQUEST_SETTINGSENTRY']._serialized_options = b'8\001'
-  _globals['_PROTOCOLVERSION']._serialized_start=1306
-  _globals['_PROTOCOLVERSION']._serialized_end=1381
-  _globals['_IDENTIFYREQUEST']._serialized_start=82
-  _globals['_IDENTIFYREQUEST']._serialized_end=125
-  _globals['_BOTINFO']._serialized_start=127
-  _globals['_BOTINFO']._serialized_end=224
-  _globals['_TIMECONTROL']._serialized_start=226
-  _globals['_TIMECONTROL']._serialized_end=306
-  _globals['_STARTMATCHREQUEST']._serialized_start=309
-  _globals['_STARTMATCHREQUEST']._serialized_end=563
-  _globals['_STARTMATCHREQUEST_SETTINGSENTRY']._serialized_start=516
-  _globals['_STARTMATCHREQUEST_SETTINGSENTRY']._serialized_end=563
-  _globals['_STARTMATCHRESPONSE']._serialized_start=565
-  _globals['_STARTMATCHRESPONSE']._serialized_end=585
-  _globals['_DECIDEREQUEST']._serialized_start=588
-  _globals['_DECIDEREQUEST']._serialized_end=775
-  _globals['_DECIDERESPONSE']._serialized_start=777
-  _globals['_DECIDERESPONSE']._serialized_end=832
-  _globals['_OBSERVATION']._serialized_start=835
-  _globals['_OBSERVATION']._serialized_end=1004
-  _globals['_EVENT']._serialized_start=1006
-  _globals['_EVENT']._serialized_end=1075
-  _globals['_ACTION']._serialized_start=1077
-  _globals['_ACTION']._serialized_end=1198
-  _globals['_ENDMATCHREQUEST']._serialized_start=1200
-  _globals['_ENDMATCHREQUEST']._serialized_end=1284
-  _globals['_ENDMATCHRESPONSE']._serialized_start=1286
-  _globals['_ENDMATCHRESPONSE']._serialized_end=1304
-  _globals['_BOT']._serialized_start=1384
-  _globals['_BOT']._serialized_end=1648
+  _globals['_PROTOCOLVERSION']._serialized_start=1638
+  _globals['_PROTOCOLVERSION']._serialized_end=1713
+  _globals['_IDENTIFYREQUEST']._serialized_start=150
+  _globals['_IDENTIFYREQUEST']._serialized_end=193
+  _globals['_BOTINFO']._serialized_start=195
+  _globals['_BOTINFO']._serialized_end=292
+  _globals['_TIMECONTROL']._serialized_start=294
+  _globals['_TIMECONTROL']._serialized_end=374
+  _globals['_STARTMATCHREQUEST']._serialized_start=377
+  _globals['_STARTMATCHREQUEST']._serialized_end=631
+  _globals['_STARTMATCHREQUEST_SETTINGSENTRY']._serialized_start=584
+  _globals['_STARTMATCHREQUEST_SETTINGSENTRY']._serialized_end=631
+  _globals['_STARTMATCHRESPONSE']._serialized_start=633
+  _globals['_STARTMATCHRESPONSE']._serialized_end=653
+  _globals['_DECIDEREQUEST']._serialized_start=656
+  _globals['_DECIDEREQUEST']._serialized_end=843
+  _globals['_DECIDERESPONSE']._serialized_start=845
+  _globals['_DECIDERESPONSE']._serialized_end=900
+  _globals['_OBSERVATION']._serialized_start=903
+  _globals['_OBSERVATION']._serialized_end=1211
+  _globals['_EVENT']._serialized_start=1213
+  _globals['_EVENT']._serialized_end=1282
+  _globals['_ACTION']._serialized_start=1285
+  _globals['_ACTION']._serialized_end=1530
+  _globals['_ENDMATCHREQUEST']._serialized_start=1532
+  _globals['_ENDMATCHREQUEST']._serialized_end=1616
+  _globals['_ENDMATCHRESPONSE']._serialized_start=1618
+  _globals['_ENDMATCHRESPONSE']._serialized_end=1636
+  _globals['_BOT']._serialized_start=1716
+  _globals['_BOT']._serialized_end=1980
 # @@protoc_insertion_point(module_scope)

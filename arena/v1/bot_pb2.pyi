@@ -1,5 +1,8 @@
 from arena.v1 import yahtzee_pb2 as _yahtzee_pb2
 from arena.v1 import gin_rummy_pb2 as _gin_rummy_pb2
+from arena.v1 import yaniv_pb2 as _yaniv_pb2
+from arena.v1 import yoninkan_pb2 as _yoninkan_pb2
+from arena.v1 import jass_pb2 as _jass_pb2
 from google.protobuf.internal import containers as _containers
 from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
 from google.protobuf import descriptor as _descriptor
@@ -100,16 +103,22 @@ class DecideResponse(_message.Message):
     def __init__(self, action_index: _Optional[int] = ..., comment: _Optional[str] = ...) -> None: ...
 
 class Observation(_message.Message):
-    __slots__ = ("text", "events", "yahtzee", "gin_rummy")
+    __slots__ = ("text", "events", "yahtzee", "gin_rummy", "yaniv", "yoninkan", "jass")
     TEXT_FIELD_NUMBER: _ClassVar[int]
     EVENTS_FIELD_NUMBER: _ClassVar[int]
     YAHTZEE_FIELD_NUMBER: _ClassVar[int]
     GIN_RUMMY_FIELD_NUMBER: _ClassVar[int]
+    YANIV_FIELD_NUMBER: _ClassVar[int]
+    YONINKAN_FIELD_NUMBER: _ClassVar[int]
+    JASS_FIELD_NUMBER: _ClassVar[int]
     text: str
     events: _containers.RepeatedCompositeFieldContainer[Event]
     yahtzee: _yahtzee_pb2.YahtzeeObservation
     gin_rummy: _gin_rummy_pb2.GinRummyObservation
-    def __init__(self, text: _Optional[str] = ..., events: _Optional[_Iterable[_Union[Event, _Mapping]]] = ..., yahtzee: _Optional[_Union[_yahtzee_pb2.YahtzeeObservation, _Mapping]] = ..., gin_rummy: _Optional[_Union[_gin_rummy_pb2.GinRummyObservation, _Mapping]] = ...) -> None: ...
+    yaniv: _yaniv_pb2.YanivObservation
+    yoninkan: _yoninkan_pb2.YoninkanObservation
+    jass: _jass_pb2.JassObservation
+    def __init__(self, text: _Optional[str] = ..., events: _Optional[_Iterable[_Union[Event, _Mapping]]] = ..., yahtzee: _Optional[_Union[_yahtzee_pb2.YahtzeeObservation, _Mapping]] = ..., gin_rummy: _Optional[_Union[_gin_rummy_pb2.GinRummyObservation, _Mapping]] = ..., yaniv: _Optional[_Union[_yaniv_pb2.YanivObservation, _Mapping]] = ..., yoninkan: _Optional[_Union[_yoninkan_pb2.YoninkanObservation, _Mapping]] = ..., jass: _Optional[_Union[_jass_pb2.JassObservation, _Mapping]] = ...) -> None: ...
 
 class Event(_message.Message):
     __slots__ = ("seat", "text", "action")
@@ -122,14 +131,20 @@ class Event(_message.Message):
     def __init__(self, seat: _Optional[int] = ..., text: _Optional[str] = ..., action: _Optional[_Union[Action, _Mapping]] = ...) -> None: ...
 
 class Action(_message.Message):
-    __slots__ = ("text", "yahtzee", "gin_rummy")
+    __slots__ = ("text", "yahtzee", "gin_rummy", "yaniv", "yoninkan", "jass")
     TEXT_FIELD_NUMBER: _ClassVar[int]
     YAHTZEE_FIELD_NUMBER: _ClassVar[int]
     GIN_RUMMY_FIELD_NUMBER: _ClassVar[int]
+    YANIV_FIELD_NUMBER: _ClassVar[int]
+    YONINKAN_FIELD_NUMBER: _ClassVar[int]
+    JASS_FIELD_NUMBER: _ClassVar[int]
     text: str
     yahtzee: _yahtzee_pb2.YahtzeeAction
     gin_rummy: _gin_rummy_pb2.GinRummyAction
-    def __init__(self, text: _Optional[str] = ..., yahtzee: _Optional[_Union[_yahtzee_pb2.YahtzeeAction, _Mapping]] = ..., gin_rummy: _Optional[_Union[_gin_rummy_pb2.GinRummyAction, _Mapping]] = ...) -> None: ...
+    yaniv: _yaniv_pb2.YanivAction
+    yoninkan: _yoninkan_pb2.YoninkanAction
+    jass: _jass_pb2.JassAction
+    def __init__(self, text: _Optional[str] = ..., yahtzee: _Optional[_Union[_yahtzee_pb2.YahtzeeAction, _Mapping]] = ..., gin_rummy: _Optional[_Union[_gin_rummy_pb2.GinRummyAction, _Mapping]] = ..., yaniv: _Optional[_Union[_yaniv_pb2.YanivAction, _Mapping]] = ..., yoninkan: _Optional[_Union[_yoninkan_pb2.YoninkanAction, _Mapping]] = ..., jass: _Optional[_Union[_jass_pb2.JassAction, _Mapping]] = ...) -> None: ...
 
 class EndMatchRequest(_message.Message):
     __slots__ = ("match_id", "scores", "ranking", "reason")
