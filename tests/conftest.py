@@ -6,6 +6,7 @@ import os
 import shutil
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -68,3 +69,11 @@ def copy_hostile_bot(folder: Path, behaviour: str, *args: str) -> BotSpec:
 def hostile_bot() -> Callable[..., BotSpec]:
     """:func:`copy_hostile_bot`, for the sandbox tests."""
     return copy_hostile_bot
+
+
+@pytest.fixture
+def recorded_matches() -> Callable[..., Any]:
+    """:func:`recorded_matches.play_recorded`: matches over gRPC with recording bots."""
+    from recorded_matches import play_recorded
+
+    return play_recorded
