@@ -9,14 +9,18 @@ errors with a non-zero exit, never tracebacks.
 from __future__ import annotations
 
 import json
+import os
+import sqlite3
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 from rich.console import Console
 from rich.table import Table
 
 from arena.cli_common import make_time_control, parse_settings, print_result, sandbox_options, time_control_options
+from arena.storage import INTEGRITY_HINT
 from referee.bots import BotSpecError, BotStartError, resolve_bot
 from referee.games import game_class, game_names
 from referee.games.base import SettingsError
@@ -28,7 +32,39 @@ from referee.sandbox import SandboxConfig
 console = Console(highlight=False, soft_wrap=True)
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+DB_META = "arena.db"
+"""``ctx.meta`` key: the database file a command opened, named in errors about it."""
+
+
+class _Guarded(click.Group):
+    """The ``arena`` group: whatever goes wrong ends in one ``Error:`` line, never a traceback.
+
+    A damaged database file shows up as :class:`sqlite3.DatabaseError` wherever a query
+    first touches the damage; it is named with the command to check it.  Any other
+    unexpected exception is reported as an internal error (``ARENA_DEBUG=1`` shows the
+    traceback).
+    """
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except (click.exceptions.Exit, click.ClickException, click.Abort, SystemExit, KeyboardInterrupt):
+            raise
+        except sqlite3.DatabaseError as error:
+            path = ctx.meta.get(DB_META, "the database")
+            raise click.ClickException(f"cannot read {path}: {error}; it may be damaged: "
+                                       + INTEGRITY_HINT.format(path=path)) from None
+        except Exception as error:  # noqa: BLE001 - the last line of defence
+            if os.environ.get("ARENA_DEBUG"):
+                raise
+            where = f" while using {ctx.meta[DB_META]} (if damaged, {INTEGRITY_HINT.format(path=ctx.meta[DB_META])})" \
+                if DB_META in ctx.meta else ""
+            text = " ".join(str(error).split())[:300]
+            raise click.ClickException(f"internal error{where}: {type(error).__name__}: {text} "
+                                       f"(set ARENA_DEBUG=1 for the traceback)") from None
+
+
+@click.group(cls=_Guarded, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="arena")
 def main() -> None:
     """arena: run bots written in any language against each other in card and dice games.
@@ -176,6 +212,7 @@ def _register_tournament_commands() -> None:
 
     for name in ("tournament", "ratings", "h2h", "matches", "show", "demo"):
         main.add_command(getattr(cli_tournament, name), name)
+    main.add_command(cli_tournament.db_group, "db")
 
 
 _register_tournament_commands()

@@ -24,12 +24,13 @@ from rich import box
 from rich.console import Console
 from rich.table import Table
 
-from arena.cli_common import (make_time_control, parse_settings, print_faults, print_result, sandbox_options,
+from arena.cli_common import (check_output_path, make_time_control, parse_settings, print_faults, print_result, sandbox_options,
                               time_control_options)
-from arena.ratings import RatingRow, head_to_head, rating_table, update_ratings
+from arena.ratings import RatingRow, head_to_head, rating_table, ratings_stale, update_ratings
 from arena.storage import DEFAULT_DB, Database, MatchRow, StorageError
-from arena.tournament import (RichProgress, RunSummary, TournamentError, TournamentSpec, create_tournament,
-                              expand_bots, run_tournament, spec_from_row)
+from arena.tournament import (RichProgress, RunSummary, TournamentError, TournamentSpec, abandon_tournament,
+                              create_tournament, delete_tournament, expand_bots, plan_tournament, run_tournament,
+                              spec_from_row)
 from referee.games import game_class, game_names
 from referee.games.base import SettingsError
 from referee.sandbox import SandboxConfig, SandboxError
@@ -54,10 +55,15 @@ def format_option(function: Callable[..., Any]) -> Callable[..., Any]:
                         help="Output format.")(function)
 
 
-def open_db(path: Path, *, create: bool = False) -> Database:
-    """Open the database; for read-only commands a missing file is an error, not a new file."""
+def open_db(path: Path, *, create: bool = False, readonly: bool = False) -> Database:
+    """Open the database, noting it for error messages (see ``arena.cli._Guarded``).
+
+    Commands that only read pass ``readonly``: the file is opened in SQLite's read-only
+    mode, so a missing, empty or foreign file is reported and never changed.
+    """
+    click.get_current_context().meta["arena.db"] = path
     try:
-        return Database(path, create=create)
+        return Database(path, create=create, readonly=readonly)
     except StorageError as error:
         raise click.ClickException(str(error)) from None
 
@@ -174,8 +180,9 @@ def run_command(game: str, variant: str | None, settings: tuple[str, ...], bots:
                               rounds=rounds, duplicate=duplicate, table_size=table_size, seed=seed,
                               time_control=make_time_control(move_timeout, time_bank, max_faults, startup_timeout),
                               name=name, max_tables=max_tables, keep_alive=keep_alive, sandbox=sandbox)
-        with Database(db_path) as db:
-            tid = create_tournament(db, spec)
+        plan = plan_tournament(spec)  # everything is checked before the database file is touched
+        with open_db(db_path, create=True) as db:
+            tid = create_tournament(db, plan)
             t = db.tournament(tid)
             total = sum(db.match_counts(tid).values())
             console.print(f"tournament {tid}: {t.game} ({t.variant}), {len(specs)} bots, {t.options['format']}, "
@@ -215,12 +222,53 @@ def resume_command(tournament_id: int, workers: int, keep_alive: bool | None, qu
         db.close()
 
 
+@tournament.command("abandon")
+@click.argument("tournament_id", type=int)
+@db_option
+def abandon_command(tournament_id: int, db_path: Path) -> None:
+    """Give up on tournament TOURNAMENT_ID: its played matches stay (and stay rated); the
+    unplayed ones are never played, and `resume` refuses it."""
+    with open_db(db_path) as db:
+        try:
+            abandon_tournament(db, tournament_id)
+            counts = db.match_counts(tournament_id)
+        except _EXPECTED as error:
+            raise click.ClickException(str(error)) from None
+    console.print(f"tournament {tournament_id} abandoned: {counts['done']} played match(es) kept, "
+                  f"{counts['pending'] + counts['failed']} unplayed")
+
+
+@tournament.command("delete")
+@click.argument("tournament_id", type=int)
+@click.option("--yes", "-y", is_flag=True, help="Do not ask for confirmation.")
+@db_option
+def delete_command(tournament_id: int, yes: bool, db_path: Path) -> None:
+    """Delete tournament TOURNAMENT_ID and all its matches, then recompute its game's ratings.
+
+    This cannot be undone: `arena db backup` first if in doubt.
+    """
+    with open_db(db_path) as db:
+        try:
+            t = db.tournament(tournament_id)
+            total = sum(db.match_counts(tournament_id).values())
+            if not yes:
+                if not sys.stdin.isatty():
+                    raise click.ClickException("not deleting without confirmation: run it in a terminal or add --yes")
+                click.confirm(f"delete tournament {tournament_id} ({t.game} {t.variant}, {total} matches) from "
+                              f"{db_path}?", abort=True)
+            deleted = delete_tournament(db, tournament_id)
+        except _EXPECTED as error:
+            raise click.ClickException(str(error)) from None
+    console.print(f"tournament {tournament_id} deleted with its {deleted} match(es); {t.game} ({t.variant}) "
+                  f"ratings recomputed")
+
+
 @tournament.command("list")
 @format_option
 @db_option
 def list_command(fmt: str, db_path: Path) -> None:
     """List the tournaments in the database."""
-    with open_db(db_path) as db:
+    with open_db(db_path, readonly=True) as db:
         rows = []
         for t in db.tournaments():
             counts = db.match_counts(t.id)
@@ -233,7 +281,14 @@ def list_command(fmt: str, db_path: Path) -> None:
 
 # --- ratings and results ---------------------------------------------------------------------------------------------
 def print_ratings(db: Database, game: str, variant: str, fmt: str, *, recompute: bool = False) -> list[RatingRow]:
-    update_ratings(db, game, variant, recompute=recompute)
+    if db.readonly:
+        if recompute or ratings_stale(db, game, variant):
+            # The table is derived data; bring it up to date through a writable connection,
+            # opened only now that the file is known to be an arena database.
+            with open_db(db.path) as writer:
+                update_ratings(writer, game, variant, recompute=recompute)
+    else:
+        update_ratings(db, game, variant, recompute=recompute)
     rows = rating_table(db, game, variant)
     emit(["rank", "bot", "version", "mu", "sigma", "mu-3sigma", "matches", "wins", "mean score", "faults"],
          [[r.rank, r.bot, r.version, round(r.mu, 3), round(r.sigma, 3), round(r.conservative, 3), r.matches,
@@ -250,7 +305,7 @@ def print_ratings(db: Database, game: str, variant: str, fmt: str, *, recompute:
 def ratings(game: str, variant: str | None, fmt: str, recompute: bool, db_path: Path) -> None:
     """TrueSkill ratings of one game and variant, best conservative rating (mu - 3 sigma) first."""
     variant = _check_game(game, variant)
-    with open_db(db_path) as db:
+    with open_db(db_path, readonly=True) as db:
         rows = print_ratings(db, game, variant, fmt, recompute=recompute)
     if not rows and fmt == "table":
         console.print(f"no played {game} ({variant}) matches in {db_path}")
@@ -264,7 +319,7 @@ def ratings(game: str, variant: str | None, fmt: str, recompute: bool, db_path: 
 def h2h(game: str, variant: str | None, fmt: str, db_path: Path) -> None:
     """Head-to-head: each row bot's mean result against each column bot (1 above, 0.5 tied, 0 below)."""
     variant = _check_game(game, variant)
-    with open_db(db_path) as db:
+    with open_db(db_path, readonly=True) as db:
         cells = head_to_head(db, game, variant)
         ids = sorted({a for a, _ in cells}, key=lambda b: db.bot(b).label)
         labels = {b: db.bot(b).label for b in ids}
@@ -300,7 +355,7 @@ def _players(db: Database, match: MatchRow, labels: dict[int, str]) -> str:
 def matches(tournament_id: int | None, game: str | None, bot_name: str | None, status: str | None, limit: int,
             fmt: str, db_path: Path) -> None:
     """List matches, newest first: players by seat with their rank, scores and how it ended."""
-    with open_db(db_path) as db:
+    with open_db(db_path, readonly=True) as db:
         bot_id = None
         if bot_name is not None:
             found = [b for b in db.bots() if bot_name in (b.name, b.label)]
@@ -326,7 +381,9 @@ def matches(tournament_id: int | None, game: str | None, bot_name: str | None, s
 @db_option
 def show(match_id: int, as_json: bool, out: Path | None, db_path: Path) -> None:
     """Show one match: its set-up, result, faults and every move (the replay log)."""
-    with open_db(db_path) as db:
+    if out is not None:
+        check_output_path(out, "--out")
+    with open_db(db_path, readonly=True) as db:
         try:
             match = db.match(match_id)
             record = db.match_record(match_id)
@@ -409,3 +466,40 @@ def demo(db_path: Path | None, rounds: int, workers: int, seed: int) -> None:
             raise click.ClickException(str(error)) from None
     where = f"results kept in {db_path}" if db_path else "temporary database removed"
     console.print(f"\ndemo finished in {time.monotonic() - started:.1f} s; {where}")
+
+
+# --- database maintenance ------------------------------------------------------------------------------------
+@click.group("db")
+def db_group() -> None:
+    """Check and back up an arena database."""
+
+
+@db_group.command("check")
+@db_option
+def db_check(db_path: Path) -> None:
+    """Run SQLite's integrity check and show the schema version; exit 1 if the file is damaged."""
+    with open_db(db_path, readonly=True) as db:
+        version = db.schema_version()
+        problems = db.integrity_problems()
+        tournaments = len(db.tournaments()) if not problems else None
+    if problems:
+        shown = "; ".join(" ".join(p.split()) for p in problems[:5])
+        raise click.ClickException(f"{db_path} is damaged (schema {version}): {shown}"
+                                   + (f" (and {len(problems) - 5} more)" if len(problems) > 5 else "")
+                                   + "; restore a backup (`arena db backup` makes one)")
+    console.print(f"{db_path}: ok, arena database schema {version}, {tournaments} tournament(s)")
+
+
+@db_group.command("backup")
+@click.option("--to", "target", required=True, type=click.Path(dir_okay=False, path_type=Path),
+              help="The backup file to write (replaced if it exists).")
+@db_option
+def db_backup(target: Path, db_path: Path) -> None:
+    """Copy the database with SQLite's online backup API: a consistent snapshot, safe while a
+    tournament writes to it."""
+    check_output_path(target, "--to")
+    if target.exists() and target.resolve() == db_path.resolve():
+        raise click.BadParameter("the backup cannot replace the database itself", param_hint="--to")
+    with open_db(db_path, readonly=True) as db:
+        db.backup(target)
+    console.print(f"{db_path} backed up to {target} ({target.stat().st_size} bytes)")

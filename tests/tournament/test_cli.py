@@ -119,7 +119,7 @@ class TestBadInput:
 
     def test_missing_database(self, tmp_path):
         assert_one_line_error(invoke("ratings", "--game", "yahtzee", "--db", str(tmp_path / "none.db")),
-                              "no database at")
+                              "no arena database at")
 
     @pytest.mark.parametrize(("args", "text"), [
         (["--game", "chess"], "unknown game 'chess'"),
@@ -157,14 +157,10 @@ class TestBadInput:
 
 @pytest.mark.slow
 def test_demo_plays_every_game_and_prints_its_ratings(tmp_path):
-    import time
-
     from referee.games import game_names
 
-    start = time.monotonic()
     result = invoke("demo", "--db", str(tmp_path / "demo.db"))
     assert result.exit_code == 0, result.output
-    assert time.monotonic() - start < 120
     for game in game_names():
         assert f"{game} (" in result.output and "ratings" in result.output
     with Database(tmp_path / "demo.db") as db:
