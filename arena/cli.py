@@ -45,6 +45,11 @@ class _Guarded(click.Group):
     traceback).
     """
 
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if any("\x00" in arg for arg in args):  # only reachable from Python: argv cannot hold NUL
+            raise click.UsageError("an argument contains a NUL byte", ctx)
+        return super().parse_args(ctx, args)
+
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)

@@ -166,3 +166,53 @@ def test_demo_plays_every_game_and_prints_its_ratings(tmp_path):
     with Database(tmp_path / "demo.db") as db:
         assert {t.status for t in db.tournaments()} == {"finished"}
         assert len(db.tournaments()) == len(game_names())
+
+
+class TestNothingWrittenOnBadInput:
+    """Issue 11, part 3: never write a file that is not ours, or before the input is valid."""
+
+    def test_ratings_on_an_empty_file_leaves_it_empty(self, tmp_path):
+        empty = tmp_path / "empty.db"
+        empty.touch()
+        assert_one_line_error(invoke("ratings", "--game", "yahtzee", "--db", str(empty)),
+                              f"no arena database at {empty}")
+        assert empty.read_bytes() == b"" and sorted(p.name for p in tmp_path.iterdir()) == ["empty.db"]
+
+    @pytest.mark.parametrize("command", [["matches"], ["ratings", "--game", "yahtzee"], ["tournament", "list"],
+                                         ["show", "1"], ["h2h", "--game", "yahtzee"], ["db", "check"],
+                                         ["tournament", "run", "--game", "yahtzee", "--bot", "RANDOM", "--bot",
+                                          "HEURISTIC", "--quiet"]])
+    def test_another_programs_sqlite_file_is_untouched(self, tmp_path, sample_bots, command):
+        bots = {"RANDOM": str(sample_bots / "random_bot"), "HEURISTIC": str(sample_bots / "yahtzee_heuristic")}
+        command = [bots.get(arg, arg) for arg in command]
+        other = tmp_path / "other.sqlite"
+        conn = sqlite3.connect(other)
+        conn.execute("CREATE TABLE notes (text)")
+        conn.commit()
+        conn.close()
+        before = other.read_bytes()
+        result = invoke(*command, "--db", str(other))
+        assert_one_line_error(result, "not an arena database")
+        assert other.read_bytes() == before  # bytes 18-19 stay 01 01: not switched to WAL
+        assert sorted(p.name for p in tmp_path.iterdir()) == ["other.sqlite"]
+
+    def test_a_refused_tournament_creates_no_database(self, tmp_path, sample_bots):
+        db = tmp_path / "t.db"
+        result = invoke("tournament", "run", "--game", "yahtzee", "--table-size", "99", "--bot",
+                        str(sample_bots / "random_bot"), "--bot", str(sample_bots / "yahtzee_heuristic"), "--db", str(db))
+        assert_one_line_error(result, "table size 99")
+        assert not db.exists()
+
+    def test_show_checks_its_output_path_first(self, played, tmp_path):
+        result = invoke("show", "1", "--out", str(tmp_path / "nonexistent" / "m.json"), "--db", str(played))
+        assert result.exit_code == 2 and "folder" in result.output and "does not exist" in result.output
+        assert "Traceback" not in result.output
+        assert invoke("show", "1", "--out", str(tmp_path / "m.json"), "--db", str(played)).exit_code == 0
+        assert json.loads((tmp_path / "m.json").read_text())["game"] == "gin_rummy"
+
+    def test_backup_and_check(self, played, tmp_path):
+        copy = tmp_path / "copy.db"
+        assert invoke("db", "backup", "--db", str(played), "--to", str(copy)).exit_code == 0
+        result = invoke("db", "check", "--db", str(copy))
+        assert result.exit_code == 0 and f"ok, arena database schema {SCHEMA_VERSION}" in result.output
+        assert invoke("db", "backup", "--db", str(played), "--to", str(played)).exit_code == 2
