@@ -269,7 +269,8 @@ class MatchRunner:
             shown = len(state.events)
         return state
 
-    def _finish(self, outcome: Outcome) -> None:
+    def _finish(self, state: State[Any, Any]) -> None:
+        outcome = state.outcome()
         record = self.record
         record.scores = list(outcome.scores)
         record.engine_ranking = list(outcome.ranking)
@@ -280,10 +281,13 @@ class MatchRunner:
         if record.forfeited:
             reason += "; forfeited: " + ", ".join(f"seat {s} ({record.players[s]})" for s in record.forfeited)
         record.reason = reason
-        end = bot_pb2.EndMatchRequest(match_id=record.match_id, scores=record.scores, ranking=record.ranking,
-                                      reason=reason)
-        for seat in self.seats:
+        for number, seat in enumerate(self.seats):
             if seat.connection is not None and not seat.forfeited:
+                # The final observation carries what the seat has not seen yet (a last knock, say).
+                final = wire.observation_to_proto(self.game.name, state.observe(number),
+                                                  state.events_for(number, seat.seen_events))
+                end = bot_pb2.EndMatchRequest(match_id=record.match_id, scores=record.scores, ranking=record.ranking,
+                                              reason=reason, observation=final)
                 seat.connection.client.call("EndMatch", end, END_MATCH_TIMEOUT)
 
     def run(self) -> MatchRecord:
@@ -293,7 +297,7 @@ class MatchRunner:
             self._connect()
             self._start_match()
             state = self._play()
-            self._finish(state.outcome())
+            self._finish(state)
         except Exception as error:  # noqa: BLE001 - an engine or referee bug must not kill a tournament
             self.record.termination = "aborted"
             self.record.reason = f"referee error: {type(error).__name__}: {error}"
