@@ -29,7 +29,7 @@ from referee.replay import replay
 from referee.result import MatchRecord
 from referee.sandbox import SandboxConfig
 
-console = Console(highlight=False, soft_wrap=True)
+console = Console(highlight=False, markup=False, emoji=False, soft_wrap=True)
 
 
 DB_META = "arena.db"
@@ -85,7 +85,8 @@ def games() -> None:
     """List the games, their variants, seat counts and settings."""
     for name in game_names():
         cls = game_class(name)
-        console.print(f"[bold]{name}[/bold]: variants {', '.join(cls.variants)}; "
+        console.print(name, style="bold", end="")
+        console.print(f": variants {', '.join(cls.variants)}; "
                       f"{cls.min_players}-{cls.max_players} players (default {cls.default_players})")
         for setting in cls.settings_spec:
             console.print(f"    --setting {setting.name}=  {setting.help} (default {setting.default})")

@@ -8,6 +8,7 @@ print.  Every expected failure is a one-line ``Error: ...`` and exit status 1.
 from __future__ import annotations
 
 import csv
+import dataclasses
 import io
 import json
 import os
@@ -26,16 +27,18 @@ from rich.table import Table
 
 from arena.cli_common import (check_output_path, make_time_control, parse_settings, print_faults, print_result, sandbox_options,
                               time_control_options)
+from arena.preflight import preflight
 from arena.ratings import RatingRow, head_to_head, rating_table, ratings_stale, update_ratings
 from arena.storage import DEFAULT_DB, Database, MatchRow, StorageError
 from arena.tournament import (RichProgress, RunSummary, TournamentError, TournamentSpec, abandon_tournament,
                               create_tournament, delete_tournament, expand_bots, plan_tournament, run_tournament,
                               spec_from_row)
+from referee.bots import BotSpec
 from referee.games import game_class, game_names
 from referee.games.base import SettingsError
 from referee.sandbox import SandboxConfig, SandboxError
 
-console = Console(highlight=False, soft_wrap=True, width=None if sys.stdout.isatty() else 160)
+console = Console(highlight=False, markup=False, emoji=False, soft_wrap=True, width=None if sys.stdout.isatty() else 160)
 """Piped output is not squeezed to 80 columns: tables keep their natural width."""
 FORMATS = ("table", "csv", "json", "markdown")
 SAMPLE_BOTS = Path(__file__).resolve().parent.parent / "sample_bots" / "python"
@@ -155,15 +158,24 @@ def _print_summary(db: Database, tid: int, summary: RunSummary) -> None:
               help="Start each bot once per worker and reuse it across matches (faster, less isolated).")
 @click.option("--max-tables", type=click.IntRange(min=1), default=2000, show_default=True,
               help="Above this many tables per round, play a pair-balanced sample.")
+@click.option("--allow-broken", is_flag=True,
+              help="Run even if the pre-flight check finds bots that are not ready (they forfeit).")
+@click.option("--no-preflight", "skip_preflight", is_flag=True,
+              help="Skip the pre-flight check (bots are then first started by the matches).")
 @time_control_options
 @sandbox_options
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 @db_option
 def run_command(game: str, variant: str | None, settings: tuple[str, ...], bots: tuple[str, ...], rounds: int,
                 workers: int, duplicate: bool | None, table_size: int | None, seed: int | None, name: str,
-                keep_alive: bool, max_tables: int, move_timeout: float, time_bank: float, max_faults: int,
-                startup_timeout: float, sandbox: SandboxConfig, quiet: bool, db_path: Path) -> None:
+                keep_alive: bool, max_tables: int, allow_broken: bool, skip_preflight: bool, move_timeout: float,
+                time_bank: float, max_faults: int, startup_timeout: float, sandbox: SandboxConfig, quiet: bool,
+                db_path: Path) -> None:
     """Schedule a round-robin tournament and play it.
+
+    Before anything is stored, a pre-flight check starts every bot once: it must serve,
+    identify itself and claim the game; otherwise the run is refused (see --allow-broken).
+    Bots given by address are entered under the name and version they report.
 
     Two-player games: every pair, both seat orders. Free-for-all games: tables of
     --table-size with every seat rotation. Team games: every partnership, both sides. The
@@ -181,6 +193,9 @@ def run_command(game: str, variant: str | None, settings: tuple[str, ...], bots:
                               time_control=make_time_control(move_timeout, time_bank, max_faults, startup_timeout),
                               name=name, max_tables=max_tables, keep_alive=keep_alive, sandbox=sandbox)
         plan = plan_tournament(spec)  # everything is checked before the database file is touched
+        if not skip_preflight:
+            spec = dataclasses.replace(spec, bots=tuple(_preflight(spec, allow_broken)))
+            plan = plan_tournament(spec)
         with open_db(db_path, create=True) as db:
             tid = create_tournament(db, plan)
             t = db.tournament(tid)
@@ -193,6 +208,27 @@ def run_command(game: str, variant: str | None, settings: tuple[str, ...], bots:
             _print_summary(db, tid, summary)
     except _EXPECTED as error:
         raise click.ClickException(str(error)) from None
+
+
+def _preflight(spec: TournamentSpec, allow_broken: bool) -> list[BotSpec]:
+    """Check every bot (:mod:`arena.preflight`); print what is wrong; refuse unless allowed."""
+    checks = preflight(spec.bots, spec.game, startup_timeout=spec.time_control.startup_timeout,
+                       sandbox=spec.sandbox)
+    for check in checks:
+        for warning in check.warnings:
+            console.print(f"warning: bot {check.spec.label}: {warning}")
+    broken = [check for check in checks if not check.ready]
+    if broken:
+        table = Table(title="bots not ready", box=box.SIMPLE_HEAD, pad_edge=False)
+        table.add_column("bot", no_wrap=True)
+        table.add_column("problem")
+        for check in broken:
+            table.add_row(check.spec.label, check.problem or "")
+        console.print(table)
+        if not allow_broken:
+            raise TournamentError(f"{len(broken)} of {len(checks)} bot(s) not ready (listed above); fix them, "
+                                  f"leave them out, or run with --allow-broken to let them forfeit")
+    return [check.spec for check in checks]
 
 
 @tournament.command("resume")
@@ -453,7 +489,9 @@ def demo(db_path: Path | None, rounds: int, workers: int, seed: int) -> None:
                     tid = create_tournament(db, TournamentSpec(game=game, bots=tuple(specs), rounds=rounds, seed=seed,
                                                                keep_alive=True, name=f"demo {game}"))
                     total = sum(db.match_counts(tid).values())
-                    console.print(f"\n[bold]{game}[/bold]: {', '.join(s.label for s in specs)}; {total} matches")
+                    console.print()
+                    console.print(game, style="bold", end="")
+                    console.print(f": {', '.join(s.label for s in specs)}; {total} matches")
                     summary = run_tournament(db, tid, workers=workers, progress=RichProgress(game))
                     if summary.interrupted:
                         console.print("interrupted")

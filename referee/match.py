@@ -32,11 +32,13 @@ from referee.games import make_game
 from referee.games.base import Outcome, State
 from referee.result import Fault, FaultKind, MatchRecord, Move, MoveStatus
 from referee.sandbox import SandboxConfig
+from referee.untrusted import clean
 
 MAX_DECISIONS = 1_000_000
 """A guard against an engine that never ends; every engine has its own, much lower, caps."""
 END_MATCH_TIMEOUT = 1.0
 COMMENT_LIMIT = 200
+FAULT_DETAIL_LIMIT = 500
 
 
 @dataclass(frozen=True)
@@ -90,7 +92,7 @@ class BotConnection:
             if problem is not None:
                 if self.process and not self.process.alive():
                     problem = f"{problem}; {self.process.exit_description()}"
-                raise BotStartError(f"bot {spec.name}: {problem}")
+                raise BotStartError(clean(f"bot {spec.name}: {problem}", FAULT_DETAIL_LIMIT))
         except BaseException:
             self.close()
             raise
@@ -141,6 +143,7 @@ class MatchRunner:
 
     # --- faults ------------------------------------------------------------------------------
     def _fault(self, seat: int, kind: FaultKind, detail: str, decision: int | None = None) -> None:
+        detail = clean(detail, FAULT_DETAIL_LIMIT)  # often quotes the bot: its stderr, its error text
         self.record.faults.append(Fault(seat, kind, detail, decision))
         state = self.seats[seat]
         state.faults += 1
@@ -218,7 +221,7 @@ class MatchRunner:
         if reply.ok:
             runner.bank = max(0.0, runner.bank - max(0.0, reply.elapsed - self.tc.move_timeout))
             index = reply.response.action_index
-            comment = reply.response.comment[:COMMENT_LIMIT]
+            comment = clean(reply.response.comment, COMMENT_LIMIT)
             if 0 <= index < len(legal):
                 return index, MoveStatus.OK, elapsed_ms, comment
             self._fault(seat, FaultKind.INVALID, f"index {index} is not in 0..{len(legal) - 1}", decision)
