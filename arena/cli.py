@@ -20,6 +20,7 @@ from rich.console import Console
 from rich.table import Table
 
 from arena.cli_common import make_time_control, parse_settings, print_result, sandbox_options, time_control_options
+from arena.output import Column, emit, format_option
 from arena.storage import INTEGRITY_HINT
 from referee.bots import BotSpecError, BotStartError, resolve_bot
 from referee.games import game_class, game_names
@@ -81,8 +82,35 @@ def main() -> None:
 
 
 @main.command()
-def games() -> None:
+@format_option
+def games(fmt: str) -> None:
     """List the games, their variants, seat counts and settings."""
+    if fmt == "csv":  # one value per cell: a row per game and variant (settings: use json)
+        emit([Column(key) for key in ("game", "variant", "min_players", "max_players", "default_players")],
+             [{"game": name, "variant": variant, "min_players": game_class(name).min_players,
+               "max_players": game_class(name).max_players, "default_players": game_class(name).default_players}
+              for name in game_names() for variant in game_class(name).variants], fmt)
+        return
+    if fmt == "json":
+        rows = []
+        for name in game_names():
+            cls = game_class(name)
+            settings = [{"name": s.name, "default": s.default, "help": s.help, "minimum": s.minimum,
+                         "maximum": s.maximum, "choices": list(s.choices) if s.choices else None}
+                        for s in cls.settings_spec]
+            rows.append({"game": name, "variants": list(cls.variants), "min_players": cls.min_players,
+                         "max_players": cls.max_players, "default_players": cls.default_players,
+                         "teams": [list(team) for team in cls.teams] if cls.teams else None, "settings": settings})
+        emit([Column(key) for key in ("game", "variants", "min_players", "max_players", "default_players", "teams",
+                                      "settings")], rows, fmt)
+        return
+    if fmt == "markdown":
+        emit([Column("game"), Column("variants"), Column("players"), Column("settings")],
+             [{"game": name, "variants": ", ".join(game_class(name).variants),
+               "players": f"{game_class(name).min_players}-{game_class(name).max_players}",
+               "settings": ", ".join(f"{s.name}={s.default}" for s in game_class(name).settings_spec)}
+              for name in game_names()], fmt, title="games")
+        return
     for name in game_names():
         cls = game_class(name)
         console.print(name, style="bold", end="")
