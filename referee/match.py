@@ -27,7 +27,7 @@ import grpc
 from arena.v1 import bot_pb2
 from referee import wire
 from referee.bots import BotProcess, BotSpec, BotStartError
-from referee.client import MAX_MESSAGE_BYTES, PROTOCOL_VERSION, BotClient
+from referee.client import MAX_MESSAGE_BYTES, PROTOCOL_VERSION, REFUSED_PATIENCE, BotClient
 from referee.games import make_game
 from referee.games.base import Outcome, State
 from referee.result import Fault, FaultKind, MatchRecord, Move, MoveStatus
@@ -82,14 +82,16 @@ class BotConnection:
         self.client = BotClient(self.process.address if self.process else str(spec.address))
         try:
             alive = self.process.alive if self.process else (lambda: True)
-            problem = self.client.wait_serving(startup_timeout, alive)
+            # A bot given by address should be running already: refusals mean it is not there.
+            problem = self.client.wait_serving(startup_timeout, alive,
+                                               refused_patience=None if self.process else REFUSED_PATIENCE)
             if problem is None:
                 reply = self.client.identify(startup_timeout)
                 problem = None if reply.ok else f"Identify failed: {reply.code.name}: {reply.detail}"
                 self.info: bot_pb2.BotInfo = reply.response
             if problem is not None:
                 if self.process and not self.process.alive():
-                    problem = f"{problem}; {self.process.exit_description()}"
+                    problem = f"{problem}; {self.process.exit_description()}{spec.build_hint(missing=False)}"
                 raise BotStartError(f"bot {spec.name}: {problem}")
         except BaseException:
             self.close()
