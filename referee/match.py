@@ -140,6 +140,7 @@ class MatchRunner:
                           "max_faults": self.tc.max_faults, "startup_timeout": self.tc.startup_timeout},
             sandbox=self.sandbox.to_dict())
         self.seats: list[_Seat] = []
+        self._owned: list[BotConnection] = []
 
     # --- faults ------------------------------------------------------------------------------
     def _fault(self, seat: int, kind: FaultKind, detail: str, decision: int | None = None) -> None:
@@ -161,7 +162,7 @@ class MatchRunner:
 
     # --- set-up --------------------------------------------------------------------------------
     def _connect(self) -> None:
-        owned: list[BotConnection] = []
+        owned = self._owned  # filled as bots start, so that an interrupt still stops them
         for seat, bot in enumerate(self.bots):
             name = self.record.players[seat]
             self.seats.append(_Seat(name, None, self.tc.time_bank))
@@ -175,7 +176,6 @@ class MatchRunner:
                 continue
             owned.append(connection)
             self.seats[seat].connection = connection
-        self._owned = owned
         for seat, state in enumerate(self.seats):
             if state.connection is None:
                 continue
@@ -301,7 +301,7 @@ class MatchRunner:
             self.record.reason = f"referee error: {type(error).__name__}: {error}"
             self.on_line(f"  ! match aborted: {self.record.reason}")
         finally:
-            for connection in getattr(self, "_owned", []):
+            for connection in self._owned:
                 connection.close()
             self.record.duration_s = round(time.monotonic() - start, 3)
         return self.record
