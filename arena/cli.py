@@ -115,8 +115,10 @@ def replay_command(record_file: Path) -> None:
     try:
         record = MatchRecord.from_json(json.loads(record_file.read_text(encoding="utf-8")))
         report = replay(record)
-    except (ValueError, OSError) as error:  # json, format and settings errors are ValueErrors
+    except (ValueError, OSError) as error:  # json, format, field and settings errors are ValueErrors
         raise click.ClickException(f"cannot replay {record_file}: {error}") from None
+    except RecursionError:
+        raise click.ClickException(f"cannot replay {record_file}: its JSON is nested too deeply") from None
     if report.ok:
         console.print(f"replay OK: {len(record.moves)} moves, result matches "
                       f"(scores {', '.join(f'{s:g}' for s in record.scores)}; ranking {record.ranking})")

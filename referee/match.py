@@ -278,10 +278,7 @@ class MatchRunner:
         record.ranking = list(rank_with_forfeits(outcome.ranking, set(record.forfeited)))
         record.termination = outcome.termination.value
         record.bank_used = [round(self.tc.time_bank - seat.bank, 3) for seat in self.seats]
-        reason = outcome.detail or outcome.termination.value
-        if record.forfeited:
-            reason += "; forfeited: " + ", ".join(f"seat {s} ({record.players[s]})" for s in record.forfeited)
-        record.reason = reason
+        reason = record.reason = match_reason(outcome, record.forfeited, record.players)
         end = bot_pb2.EndMatchRequest(match_id=record.match_id, scores=record.scores, ranking=record.ranking,
                                       reason=reason)
         for seat in self.seats:
@@ -305,6 +302,14 @@ class MatchRunner:
                 connection.close()
             self.record.duration_s = round(time.monotonic() - start, 3)
         return self.record
+
+
+def match_reason(outcome: Outcome, forfeited: Sequence[int], players: Sequence[str]) -> str:
+    """The record's one line for people: the engine's detail, then who forfeited."""
+    reason = outcome.detail or outcome.termination.value
+    if forfeited:
+        reason += "; forfeited: " + ", ".join(f"seat {s} ({players[s]})" for s in forfeited)
+    return reason
 
 
 def rank_with_forfeits(ranking: Sequence[int], forfeited: set[int]) -> tuple[int, ...]:

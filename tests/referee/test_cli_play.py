@@ -239,3 +239,45 @@ def test_a_dying_node_bot_is_quoted_by_its_error_not_the_node_version_footer(tmp
     result = arena("play", "--game", "yahtzee", "--quiet", "--bot", str(bot))
     assert_one_line_error(result, "exited with status 1: Error: Cannot find module 'no-such-module-for-arena'")
     assert "Node.js v" not in result.stderr
+
+
+@pytest.fixture(scope="module")
+def played_record(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
+    log = tmp_path_factory.mktemp("record") / "m.json"
+    result = arena("play", "--game", "yahtzee", "--quiet", "--bot", RANDOM_BOT, "--bot", RANDOM_BOT, "--seed", "5",
+                   "--log-out", str(log))
+    assert result.returncode == 0, result.stderr
+    return json.loads(log.read_text())
+
+
+def test_replay_of_a_file_holding_a_list_is_a_one_line_error(tmp_path: Path) -> None:
+    (tmp_path / "m.json").write_text("[1,2]")
+    assert_one_line_error(arena("replay", str(tmp_path / "m.json")), "match record must be an object, not a list")
+
+
+def test_replay_of_a_string_where_an_index_belongs_is_a_one_line_error(tmp_path: Path,
+                                                                       played_record: dict[str, object]) -> None:
+    record = json.loads(json.dumps(played_record))
+    record["moves"][0]["index"] = "0"
+    (tmp_path / "m.json").write_text(json.dumps(record))
+    assert_one_line_error(arena("replay", str(tmp_path / "m.json")), "moves[0].index must be a whole number")
+
+
+@pytest.mark.parametrize("junk", ["[" * 100_000, "\xff\xfe", "", '{"format": 1}'])
+def test_replay_of_junk_is_a_one_line_error(tmp_path: Path, junk: str) -> None:
+    (tmp_path / "m.json").write_bytes(junk.encode("latin-1"))
+    assert_one_line_error(arena("replay", str(tmp_path / "m.json")), "cannot replay")
+
+
+def test_replay_of_an_edited_status_or_a_lost_player_is_a_mismatch(tmp_path: Path,
+                                                                    played_record: dict[str, object]) -> None:
+    status = json.loads(json.dumps(played_record))
+    status["moves"][2]["status"] = "timeout"
+    (tmp_path / "status.json").write_text(json.dumps(status))
+    result = arena("replay", str(tmp_path / "status.json"))
+    assert result.returncode == 1 and "replay MISMATCH: move 2: status timeout needs a timeout fault" in result.stdout
+    player = json.loads(json.dumps(played_record))
+    player["players"].pop()
+    (tmp_path / "player.json").write_text(json.dumps(player))
+    result = arena("replay", str(tmp_path / "player.json"))
+    assert result.returncode == 1 and "replay MISMATCH: the record lists 1 player for 2 seats" in result.stdout
