@@ -2,9 +2,9 @@
 
 Every match must finish with the right fault recorded against the hostile seat, the random
 bot's seat untouched (no fault, every move its own, ranked first), and no process of either
-bot, nor any bot's private folder, left afterwards.  The snoop, network and orphan bots are also run *without* the sandbox,
-to show that their attacks work there, so that the sandboxed test would notice if they got
-through.
+bot, nor any bot's private folder, left afterwards.  The snoop, network and orphan bots are
+also run *without* the sandbox, to show that their attacks work there, so that the sandboxed
+test would notice if they got through.
 """
 
 from __future__ import annotations

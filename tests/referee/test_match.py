@@ -198,8 +198,8 @@ def test_bot_dies_with_a_referee_killed_by_sigkill_and_the_next_referee_removes_
         time.sleep(0.05)
     assert not live_processes_in(RANDOM_BOT), "a process of the sandboxed bot outlived its referee"
     assert folder.parent == private_tmp and folder.is_dir()  # nobody could remove it
-    subprocess.run([sys.executable, "-m", "arena.cli", "play", "--game", "yahtzee", "--quiet", "--bot", str(RANDOM_BOT)],
-                   check=True, capture_output=True, timeout=60, cwd=ROOT, env=env)
+    subprocess.run([sys.executable, "-m", "arena.cli", "play", "--game", "yahtzee", "--quiet",
+                    "--bot", str(RANDOM_BOT)], check=True, capture_output=True, timeout=60, cwd=ROOT, env=env)
     assert leftover_folders(private_tmp) == [live], "the next referee removes the dead one's folder, only that"
 
 
