@@ -168,8 +168,8 @@ class BotClient:
 
 
 def socket_target(address: str) -> tuple[socket.AddressFamily, tuple[str, int] | str] | None:
-    """``(AF_INET, (host, port))`` or ``(AF_UNIX, path)`` for a bot address, None for other
-    gRPC target forms."""
+    """``(AF_INET, (host, port))`` for a TCP address (IPv6 included: ``AF_INET`` only marks
+    it as TCP), ``(AF_UNIX, path)`` for a Unix socket, None for other gRPC target forms."""
     if address.startswith("unix://"):
         return socket.AF_UNIX, address[len("unix://"):]
     if address.startswith("unix:"):
