@@ -27,7 +27,7 @@ import grpc
 from arena.v1 import bot_pb2
 from referee import wire
 from referee.bots import BotProcess, BotSpec, BotStartError
-from referee.client import MAX_MESSAGE_BYTES, PROTOCOL_VERSION, BotClient
+from referee.client import MAX_MESSAGE_BYTES, PROTOCOL_VERSION, REFUSED_PATIENCE, BotClient
 from referee.games import make_game
 from referee.games.base import Outcome, State
 from referee.result import Fault, FaultKind, MatchRecord, Move, MoveStatus
@@ -84,14 +84,16 @@ class BotConnection:
         self.client = BotClient(self.process.address if self.process else str(spec.address))
         try:
             alive = self.process.alive if self.process else (lambda: True)
-            problem = self.client.wait_serving(startup_timeout, alive)
+            # A bot given by address should be running already: refusals mean it is not there.
+            problem = self.client.wait_serving(startup_timeout, alive,
+                                               refused_patience=None if self.process else REFUSED_PATIENCE)
             if problem is None:
                 reply = self.client.identify(startup_timeout)
                 problem = None if reply.ok else f"Identify failed: {reply.code.name}: {reply.detail}"
                 self.info: bot_pb2.BotInfo = reply.response
             if problem is not None:
                 if self.process and not self.process.alive():
-                    problem = f"{problem}; {self.process.exit_description()}"
+                    problem = f"{problem}; {self.process.exit_description()}{spec.build_hint(missing=False)}"
                 raise BotStartError(clean(f"bot {spec.name}: {problem}", FAULT_DETAIL_LIMIT))
         except BaseException:
             self.close()
@@ -140,6 +142,7 @@ class MatchRunner:
                           "max_faults": self.tc.max_faults, "startup_timeout": self.tc.startup_timeout},
             sandbox=self.sandbox.to_dict())
         self.seats: list[_Seat] = []
+        self._owned: list[BotConnection] = []
 
     # --- faults ------------------------------------------------------------------------------
     def _fault(self, seat: int, kind: FaultKind, detail: str, decision: int | None = None) -> None:
@@ -162,7 +165,7 @@ class MatchRunner:
 
     # --- set-up --------------------------------------------------------------------------------
     def _connect(self) -> None:
-        owned: list[BotConnection] = []
+        owned = self._owned  # filled as bots start, so that an interrupt still stops them
         for seat, bot in enumerate(self.bots):
             name = self.record.players[seat]
             self.seats.append(_Seat(name, None, self.tc.time_bank))
@@ -176,7 +179,6 @@ class MatchRunner:
                 continue
             owned.append(connection)
             self.seats[seat].connection = connection
-        self._owned = owned
         for seat, state in enumerate(self.seats):
             if state.connection is None:
                 continue
@@ -280,10 +282,7 @@ class MatchRunner:
         record.ranking = list(rank_with_forfeits(outcome.ranking, set(record.forfeited)))
         record.termination = outcome.termination.value
         record.bank_used = [round(self.tc.time_bank - seat.bank, 3) for seat in self.seats]
-        reason = outcome.detail or outcome.termination.value
-        if record.forfeited:
-            reason += "; forfeited: " + ", ".join(f"seat {s} ({record.players[s]})" for s in record.forfeited)
-        record.reason = reason
+        reason = record.reason = match_reason(outcome, record.forfeited, record.players)
         for number, seat in enumerate(self.seats):
             if seat.connection is not None and not seat.forfeited:
                 # The final observation carries what the seat has not seen yet (a last knock, say).
@@ -306,10 +305,18 @@ class MatchRunner:
             self.record.reason = f"referee error: {type(error).__name__}: {error}"
             self.on_line(f"  ! match aborted: {self.record.reason}")
         finally:
-            for connection in getattr(self, "_owned", []):
+            for connection in self._owned:
                 connection.close()
             self.record.duration_s = round(time.monotonic() - start, 3)
         return self.record
+
+
+def match_reason(outcome: Outcome, forfeited: Sequence[int], players: Sequence[str]) -> str:
+    """The record's one line for people: the engine's detail, then who forfeited."""
+    reason = outcome.detail or outcome.termination.value
+    if forfeited:
+        reason += "; forfeited: " + ", ".join(f"seat {s} ({players[s]})" for s in forfeited)
+    return reason
 
 
 def rank_with_forfeits(ranking: Sequence[int], forfeited: set[int]) -> tuple[int, ...]:
