@@ -79,7 +79,7 @@ from referee.games.cards import Card, cards_text
 from referee.games.yoninkan_scoring import (BONUSES, HONOURS, KAN, KAN_NEEDS, MUKAN, MUKAN_NEEDS,
                                             declarations_on_offer, game_points, judge, open_bonus)
 
-__all__ = ["BONUSES", "Declare", "GameResult", "NameTrump", "Pass", "Play", "Show", "TrickRecord", "YoninkanAction",
+__all__ = ["BONUSES", "CARDS", "trick_winner", "Declare", "GameResult", "NameTrump", "Pass", "Play", "Show", "TrickRecord", "YoninkanAction",
            "YoninkanGame", "YoninkanObservation", "YoninkanState", "card_id", "game_points", "parse_action"]
 
 _PLAYERS: Final = 4
@@ -126,6 +126,31 @@ def _mask_cards(mask: int) -> tuple[Card, ...]:
             if mask >> (10 * s + r) & 1:
                 cards.append(CARDS[10 * s + r])
     return tuple(cards)
+
+
+def trick_winner(plays: Sequence[tuple[Seat, int]], trump: int, led: int, *, last: bool) -> Seat:
+    """Who wins a trick of ``plays`` (``(seat, card number)`` in play order, the leader first).
+
+    ``trump`` and ``led`` are suit numbers (S H D C = 0..3; ``led`` is the suit a led joker
+    named).  The joker wins, except in the last trick (``last``), where it is the weakest
+    card: led there, it stands as the lowest card of the suit it named.  Otherwise the
+    highest trump wins, else the highest card of the led suit.
+    """
+    best_key, best_seat = -2, -1
+    for position, (seat, card) in enumerate(plays):
+        if card == _JOKER:
+            if not last:
+                return seat
+            key = 19 if position == 0 else -1
+        elif card // 10 == trump:
+            key = 50 + card % 10
+        elif card // 10 == led:
+            key = 20 + card % 10
+        else:
+            key = -1
+        if key > best_key:
+            best_key, best_seat = key, seat
+    return best_seat
 
 
 # --- actions -------------------------------------------------------------------------------
@@ -213,7 +238,7 @@ YoninkanAction = Union[Play, Declare, Pass, Show, NameTrump]
 
 _PASS: Final = Pass()
 _DECLARE: Final = {name: Declare(name) for name in ("16", "reverse_16")}
-_TRUMP: Final = tuple(NameTrump(suit) for suit in _SUITS)
+_NAME_TRUMP: Final = tuple(NameTrump(suit) for suit in _SUITS)
 _PLAYS: dict[tuple[int, str, str], Play] = {}
 _SHOWS: dict[tuple[int, int], Show] = {}
 
@@ -255,7 +280,7 @@ def parse_action(text: str) -> YoninkanAction:
         if len(words) == 2 and words[0] == "declare" and words[1] in _DECLARE:
             return _DECLARE[words[1]]
         if len(words) == 2 and words[0] == "trump" and words[1] in _SUIT_LETTERS:
-            return _TRUMP[_SUITS.index(words[1])]
+            return _NAME_TRUMP[_SUITS.index(words[1])]
         if len(words) == 3 and words[0] == "show" and words[1] != words[2]:
             return Show((CARDS[card_id(words[1])], CARDS[card_id(words[2])]))
         if len(words) >= 2 and words[0] == "play":
@@ -524,7 +549,7 @@ class YoninkanState(State[YoninkanAction, YoninkanObservation]):
             hand = [c for c in range(41) if self.hands[seat] >> c & 1]
             return [_show(a, b) for a, b in combinations(hand, 2)]
         if phase == _TRUMP:
-            return list(_TRUMP)
+            return list(_NAME_TRUMP)
         return []
 
     def _play_actions(self, seat: Seat) -> list[YoninkanAction]:
@@ -595,27 +620,8 @@ class YoninkanState(State[YoninkanAction, YoninkanObservation]):
         else:
             self._finish_trick()
 
-    def _trick_winner(self) -> Seat:
-        last = self.trick_number == 10
-        trump, led = self.trump, self.led
-        best_key, best_seat = -2, -1
-        for seat, card in self.trick:
-            if card == _JOKER:
-                if not last:
-                    return seat
-                key = 19 if seat == self.leader else -1
-            elif card // 10 == trump:
-                key = 50 + card % 10
-            elif card // 10 == led:
-                key = 20 + card % 10
-            else:
-                key = -1
-            if key > best_key:
-                best_key, best_seat = key, seat
-        return best_seat
-
     def _finish_trick(self) -> None:
-        winner = self._trick_winner()
+        winner = trick_winner(self.trick, self.trump, self.led, last=self.trick_number == 10)
         honours = sum(1 << card for _, card in self.trick) & _HONOUR_MASK
         self.captured[winner] |= honours
         group = self.group_of(winner)
