@@ -490,7 +490,7 @@ class YoninkanState(State[YoninkanAction, YoninkanObservation]):
             opener = 10 * (3 if last else 0) + _A
             self.leader = next(s for s in range(_PLAYERS) if self.hands[s] >> opener & 1)
             self.log(CHANCE, f"seat {self.leader} holds {TEXTS[opener]} and leads")
-            self.phase = _PLAY
+            self._phase = _PLAY
             self.to_play = self.leader
             return
         self.trump = -1
@@ -499,7 +499,7 @@ class YoninkanState(State[YoninkanAction, YoninkanObservation]):
         shower, chooser = (self.a_seat, self.b_seat) if self.battle == 2 else (self.b_seat, self.a_seat)
         self.log(CHANCE, f"game {self.game_number}, battle {self.battle}: seat {shower} shows two cards to "
                          f"seat {chooser}, who names trump and leads")
-        self.phase = _SHOW
+        self._phase = _SHOW
         self.to_play = shower
 
     def _change_seats(self) -> None:
@@ -515,6 +515,11 @@ class YoninkanState(State[YoninkanAction, YoninkanObservation]):
 
     def _table_text(self) -> str:
         return "-".join(map(str, self.table))
+
+    @property
+    def phase(self) -> str:
+        """``"play"``, ``"right"``, ``"show"``, ``"trump"`` or ``"over"``."""
+        return _PHASE_NAMES[self._phase]
 
     def group_of(self, seat: Seat) -> str:
         return KAN if seat in self.kan else MUKAN
@@ -539,7 +544,7 @@ class YoninkanState(State[YoninkanAction, YoninkanObservation]):
         return self.to_play
 
     def _legal_actions(self) -> list[YoninkanAction]:
-        phase = self.phase
+        phase = self._phase
         seat = self.to_play
         if phase == _PLAY:
             return self._play_actions(seat)
@@ -644,7 +649,7 @@ class YoninkanState(State[YoninkanAction, YoninkanObservation]):
             skunk = "skunk" if group == KAN else "reverse skunk"
             self.log(CHANCE, f"{group} reaches {self.count[group]} honours, the other group none: {skunk}; "
                              f"seat {winner} may declare {self.right}")
-            self.phase = _RIGHT
+            self._phase = _RIGHT
         elif verdict is not None:
             self._end_battle(*verdict)
         elif self.trick_number > 10:  # cannot happen: 16 honours always settle a battle
@@ -657,7 +662,7 @@ class YoninkanState(State[YoninkanAction, YoninkanObservation]):
         self.open[group] = open_bonus(action.declaration, after_skunk=True)
         self.declarations.append((seat, action.declaration))
         self.log(seat, f"seat {seat} declares {action.declaration}", action)
-        self.phase = _PLAY
+        self._phase = _PLAY
         self.right = ""
 
     def _on_pass(self, action: Pass) -> None:
@@ -675,14 +680,14 @@ class YoninkanState(State[YoninkanAction, YoninkanObservation]):
         self.log(seat, f"seat {seat} shows two cards to seat {partner}")
         self.log(seat, f"seat {seat} shows {TEXTS[first]} {TEXTS[second]} to seat {partner}", action,
                  visible_to=frozenset({seat, partner}))
-        self.phase = _TRUMP
+        self._phase = _TRUMP
         self.to_play = partner
 
     def _on_trump(self, action: NameTrump) -> None:
         seat = self.to_play
         self.trump = _SUITS.index(action.suit)
         self.log(seat, f"seat {seat} names trump {action.suit} and leads", action)
-        self.phase = _PLAY
+        self._phase = _PLAY
         self.leader = seat
 
     def _end_battle(self, winner: str, bonus: str | None) -> None:
@@ -704,7 +709,7 @@ class YoninkanState(State[YoninkanAction, YoninkanObservation]):
         self.log(CHANCE, f"game {self.game_number} over: kan seats {kan[0]} and {kan[1]} score {points:+d} each, "
                          f"mukan {-points:+d}; totals {' '.join(map(str, self.scores))}")
         if self.game_number >= self.games:
-            self.phase = _OVER
+            self._phase = _OVER
             self.to_play = TERMINAL
             self._legal = None
         else:
@@ -727,7 +732,7 @@ class YoninkanState(State[YoninkanAction, YoninkanObservation]):
         if self.trick:
             led = self.call or _SUITS[self.led]
         return YoninkanObservation(
-            seat=seat, phase=_PHASE_NAMES[self.phase], current_player=self.to_play, game_number=self.game_number,
+            seat=seat, phase=_PHASE_NAMES[self._phase], current_player=self.to_play, game_number=self.game_number,
             games=self.games, battle=self.battle, trump=_SUITS[self.trump] if self.trump >= 0 else "",
             table=tuple(self.table), hand=_mask_cards(self.hands[seat]), trick_number=min(self.trick_number, 10),
             leader=self.leader if self.trump >= 0 else -1, trick=tuple((s, CARDS[c]) for s, c in self.trick),
@@ -735,11 +740,11 @@ class YoninkanState(State[YoninkanAction, YoninkanObservation]):
             declarations=tuple(self.declarations), my_group=self.group_of(seat) if knows else "", partner=partner,
             kan_seats=tuple(sorted(self.kan)) if self.revealed else (), shown_cards=shown, shown_by=shown_by,
             kan_needs=KAN_NEEDS[self.battle - 1], mukan_needs=MUKAN_NEEDS[self.battle - 1],
-            right=self.right if self.phase == _RIGHT else "", results=tuple(self.results),
+            right=self.right if self._phase == _RIGHT else "", results=tuple(self.results),
             scores=tuple(self.scores), last_game=self.history[-1] if self.history else None)
 
     def outcome(self) -> Outcome:
-        if self.phase != _OVER:
+        if self._phase != _OVER:
             raise ValueError("the match is not over")
         return Outcome(scores=tuple(float(s) for s in self.scores), ranking=competition_ranking(self.scores),
                        detail=f"after {self.games} games: totals {' '.join(map(str, self.scores))}")
@@ -757,7 +762,7 @@ class YoninkanState(State[YoninkanAction, YoninkanObservation]):
 
     def __str__(self) -> str:
         hands = "; ".join(f"seat {s}: {cards_text(_mask_cards(self.hands[s]))}" for s in range(_PLAYERS))
-        return (f"game {self.game_number} battle {self.battle} {_PHASE_NAMES[self.phase]}, seat {self.to_play} to "
+        return (f"game {self.game_number} battle {self.battle} {_PHASE_NAMES[self._phase]}, seat {self.to_play} to "
                 f"play; kan {sorted(self.kan)}; trump {_SUITS[self.trump] if self.trump >= 0 else '?'}; {hands}")
 
 
