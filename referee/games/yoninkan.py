@@ -118,14 +118,17 @@ def card_id(card: Card | str) -> int:
             from None
 
 
+_DISPLAY_ORDER: Final = (_JOKER, *(10 * s + r for s in range(4) for r in range(9, -1, -1) if 10 * s + r in _DECK))
+"""The order of cards in hands and shows: the joker, then by suit (S H D C), strongest first."""
+
+
+def _mask_ids(mask: int) -> list[int]:
+    return [c for c in _DISPLAY_ORDER if mask >> c & 1]
+
+
 def _mask_cards(mask: int) -> tuple[Card, ...]:
-    """Cards of a mask by suit (S H D C), strongest first, the joker first of all."""
-    cards = [CARDS[_JOKER]] if mask & _JOKER_BIT else []
-    for s in range(4):
-        for r in range(9, -1, -1):
-            if mask >> (10 * s + r) & 1:
-                cards.append(CARDS[10 * s + r])
-    return tuple(cards)
+    """Cards of a mask in display order (the joker, then by suit S H D C, strongest first)."""
+    return tuple(CARDS[c] for c in _DISPLAY_ORDER if mask >> c & 1)
 
 
 def trick_winner(plays: Sequence[tuple[Seat, int]], trump: int, led: int, *, last: bool) -> Seat:
@@ -551,7 +554,7 @@ class YoninkanState(State[YoninkanAction, YoninkanObservation]):
         if phase == _RIGHT:
             return [_DECLARE[self.right], _PASS]
         if phase == _SHOW:
-            hand = [c for c in range(41) if self.hands[seat] >> c & 1]
+            hand = _mask_ids(self.hands[seat])
             return [_show(a, b) for a, b in combinations(hand, 2)]
         if phase == _TRUMP:
             return list(_NAME_TRUMP)

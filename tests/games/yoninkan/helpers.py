@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
-from referee.games.yoninkan import TEXTS, Play, YoninkanGame, YoninkanState, card_id, parse_action
+from referee.games.yoninkan import TEXTS, Declare, Play, YoninkanGame, YoninkanState, card_id, parse_action
 
 DECK = [text for text in TEXTS if text != "5S"]
 
@@ -34,7 +34,8 @@ def texts(actions: Iterable[object]) -> list[str]:
 
 def first_plain(state: YoninkanState) -> object:
     """The first legal action that declares nothing (the lowest card; ``pass`` after a skunk)."""
-    return next(a for a in state.legal_actions() if not (isinstance(a, Play) and a.declaration))
+    return next(a for a in state.legal_actions()
+                if not (isinstance(a, Play) and a.declaration or isinstance(a, Declare)))
 
 
 def run(state: YoninkanState, until: Callable[[YoninkanState], bool],
