@@ -76,11 +76,12 @@ from typing import Any, ClassVar, Final, Union
 from referee.games.base import (CHANCE, TERMINAL, Game, InvalidActionError, Outcome, Seat, Setting, State,
                                 competition_ranking)
 from referee.games.cards import Card, cards_text
-from referee.games.yoninkan_scoring import (BONUSES, HONOURS, KAN, KAN_NEEDS, MUKAN, MUKAN_NEEDS,
+from referee.games.yoninkan_scoring import (BONUSES, KAN, KAN_NEEDS, MUKAN, MUKAN_NEEDS,
                                             declarations_on_offer, game_points, judge, open_bonus)
 
-__all__ = ["BONUSES", "CARDS", "trick_winner", "Declare", "GameResult", "NameTrump", "Pass", "Play", "Show", "TrickRecord", "YoninkanAction",
-           "YoninkanGame", "YoninkanObservation", "YoninkanState", "card_id", "game_points", "parse_action"]
+__all__ = ["BONUSES", "CARDS", "Declare", "GameResult", "NameTrump", "Pass", "Play", "Show", "TrickRecord",
+           "YoninkanAction", "YoninkanGame", "YoninkanObservation", "YoninkanState", "card_id", "game_points",
+           "parse_action", "trick_winner"]
 
 _PLAYERS: Final = 4
 _SUITS: Final = "SHDC"

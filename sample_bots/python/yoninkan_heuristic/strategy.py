@@ -83,8 +83,8 @@ def _choose_play(obs: yoninkan_pb2.YoninkanObservation, legal: Sequence[bot_pb2.
         plain = [(i, a) for i, a in plain if a.card != "X1"]
     cards = {a.card: i for i, a in plain if not a.call} | {a.card: i for i, a in plain if a.call == trump}
     joker_call = {a.call: i for i, a in plain if a.card == "X1" and a.call}
-    if "X1" in cards and obs.trick_number == 9:
-        return cards["X1"] if "X1" in cards else joker_call.get(trump, 0)
+    if "X1" in cards and obs.trick_number == 9:  # the joker is the weakest card in trick 10
+        return cards["X1"]
     if joker_call and obs.trick_number == 9:
         return joker_call.get(trump, next(iter(joker_call.values())))
     if not obs.trick:

@@ -5,9 +5,7 @@ from __future__ import annotations
 import pytest
 
 from referee.games.base import IllegalActionError, InvalidActionError
-from referee.games.yoninkan import YoninkanGame, card_id, parse_action, trick_winner
-
-from referee.games.yoninkan import YoninkanState
+from referee.games.yoninkan import YoninkanGame, YoninkanState, card_id, parse_action, trick_winner
 
 from .helpers import DECK, STRONG_OPPOSITE, deal, new_match, play, run, texts
 
