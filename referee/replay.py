@@ -55,7 +55,7 @@ def replay(record: MatchRecord) -> ReplayReport:
     outcome = state.outcome()
     if list(outcome.scores) != list(record.scores):
         report.problems.append(f"scores {list(outcome.scores)} differ from the recorded {record.scores}")
-    ranking = list(rank_with_forfeits(outcome.ranking, set(record.forfeited)))
+    ranking = list(rank_with_forfeits(outcome.ranking, set(record.forfeited), game.teams))
     if ranking != list(record.ranking):
         report.problems.append(f"ranking {ranking} differs from the recorded {record.ranking}")
     return report
