@@ -59,7 +59,7 @@ from referee.games.base import (CHANCE, TERMINAL, Event, Game, IllegalActionErro
 from referee.games.cards import Card, cards_text
 from referee.games.jass_cards import MODES, Weis
 
-__all__ = ["Choose", "JassAction", "JassGame", "JassObservation", "JassState", "MODES", "Play", "Push", "Trick",
+__all__ = ["Choose", "HandResult", "JassAction", "JassGame", "JassObservation", "JassState", "MODES", "Play", "Push", "Trick",
            "Weis", "card_points", "legal_cards", "parse_action", "trick_winner", "team_of"]
 
 _NUM_PLAYERS: Final = 4
@@ -243,6 +243,22 @@ class Trick:
 
 
 @dataclass(frozen=True)
+class HandResult:
+    """A finished hand's score, per team (index 0: seats 0+2)."""
+
+    hand_number: int
+    mode: str
+    card_points: tuple[int, int]
+    """Trick points with the last trick's 5, before the multiplier (they sum to 157)."""
+    match: int
+    """The team that took all 9 tricks (+100 before the multiplier), or -1."""
+    bonus: tuple[int, int]
+    """Weis and Stöck, multiplier included (scored during the hand)."""
+    total: tuple[int, int]
+    """Everything the hand scored, multiplier included."""
+
+
+@dataclass(frozen=True)
 class JassObservation:
     """What one seat may know: its hand and everything public about the hand and the match."""
 
@@ -365,6 +381,10 @@ class JassState(State[JassAction, JassObservation]):
         self.stoeck_left = 0
         """Mask of the Stöck cards not yet played."""
         self.stoeck_scored: Seat = -1
+        self.bonus = [0, 0]
+        """Weis and Stöck scored in this hand, per team, multiplied."""
+        self.results: list[HandResult] = []
+        """Every finished hand, in order."""
         self.to_play: Seat = 0
         self._phase = _P_DECLARE
         self._mask: int | None = None
@@ -406,6 +426,7 @@ class JassState(State[JassAction, JassObservation]):
         self.stoeck_seat = -1
         self.stoeck_left = 0
         self.stoeck_scored = -1
+        self.bonus = [0, 0]
         self._phase = _P_DECLARE
         self.to_play = self.forehand
         self.log(CHANCE, f"hand {self.hand_number}: seat {self.dealer} deals, seat {self.forehand} is forehand{note}")
@@ -428,8 +449,9 @@ class JassState(State[JassAction, JassObservation]):
                     self.stoeck_left = pair
 
     def _add(self, team: int, points: int) -> bool:
-        """Add points to a team; ``True`` when that ends the match (the team reached the target)."""
+        """Add weis or Stöck points to a team; ``True`` when that ends the match."""
         self.scores[team] += points
+        self.bonus[team] += points
         if self.scores[team] >= self.target:
             self.winner = team
             self._finish(Termination.NORMAL, f"{_TEAM_NAMES[team]} reaches {self.scores[team]} and wins")
@@ -473,6 +495,10 @@ class JassState(State[JassAction, JassObservation]):
             totals.append(points * multiplier)
         self.scores[0] += totals[0]
         self.scores[1] += totals[1]
+        self.results.append(HandResult(self.hand_number, MODES[self.mode], (self.hand_points[0], self.hand_points[1]),
+                                       self.tricks_won.index(9) if 9 in self.tricks_won else -1,
+                                       (self.bonus[0], self.bonus[1]),
+                                       (totals[0] + self.bonus[0], totals[1] + self.bonus[1])))
         match = " (match)" if 9 in self.tricks_won else ""
         self.log(CHANCE, f"hand {self.hand_number} ({MODES[self.mode]} x{multiplier}): {_TEAM_NAMES[0]} "
                          f"{self.hand_points[0]}, {_TEAM_NAMES[1]} {self.hand_points[1]} (last trick to "
@@ -663,7 +689,7 @@ class JassState(State[JassAction, JassObservation]):
         other.rng = random.Random()
         other.rng.setstate(self.rng.getstate())
         other.events = list(self.events)
-        for name in ("scores", "hands", "trick", "tricks", "hand_points", "tricks_won"):
+        for name in ("scores", "hands", "trick", "tricks", "hand_points", "tricks_won", "bonus", "results"):
             setattr(other, name, list(getattr(self, name)))
         other.weis = [list(w) for w in self.weis]
         return other
