@@ -5,7 +5,9 @@ forfeiting seats last) and, for team games, the engine's ``teams``:
 
 * free-for-all and two-seat games: every seat is its own TrueSkill team;
 * team games (Jass): each partnership is one TrueSkill team, ranked by its worst seat, so
-  a partnership with a forfeiting member ranks last.
+  a partnership with a forfeiting member ranks last.  A bot that fills several seats of one
+  team (it partners itself) is one player of that team; a match in which one bot sits on
+  two teams (self-play) says nothing about its skill and is not rated.
 
 Because the update is applied in match-id order (ids are fixed when a tournament is
 scheduled, before anything is played), the table is a pure function of the stored results:
@@ -60,8 +62,14 @@ class RatingUpdate:
 
 def apply_match(env: trueskill.TrueSkill, current: dict[int, trueskill.Rating], bot_ids: Sequence[int],
                 ranking: Sequence[int], teams: Sequence[Sequence[int]] | None) -> dict[int, trueskill.Rating]:
-    """Rate one match; updates ``current`` in place and returns the new ratings of its bots."""
+    """Rate one match; updates ``current`` in place and returns the new ratings of its bots.
+
+    Returns ``{}`` and changes nothing when a bot sits on two teams (self-play).
+    """
     groups, ranks = team_ranks(ranking, teams)
+    sides = [{bot_ids[seat] for seat in group} for group in groups]
+    if sum(len(side) for side in sides) != len(set().union(*sides)):
+        return {}
     rating_groups = [{bot_ids[seat]: current.get(bot_ids[seat], env.create_rating()) for seat in group}
                      for group in groups]
     rated = env.rate(rating_groups, ranks=ranks)
@@ -120,7 +128,7 @@ def update_ratings(db: Database, game: str, variant: str, *, recompute: bool = F
                                    (game, variant)):
             counts[row[0]] = row[1]
     for match in matches:
-        for bot in match.bot_ids:
+        for bot in set(match.bot_ids):
             counts[bot] += 1
     last = matches[-1].id if matches else 0
     with db.transaction():
@@ -166,9 +174,11 @@ def rating_table(db: Database, game: str, variant: str) -> list[RatingRow]:
     Call :func:`update_ratings` first for an up-to-date table.
     """
     stats = {row[0]: row[1:] for row in db.conn.execute(
-        "SELECT s.bot_id, COUNT(*), SUM(s.rank = 0), AVG(s.score), SUM(s.faults) FROM match_seats s"
-        " JOIN matches m ON m.id = s.match_id WHERE m.game = ? AND m.variant = ? AND m.status = 'done'"
-        " GROUP BY s.bot_id", (game, variant))}
+        "SELECT bot_id, COUNT(*), SUM(best = 0), AVG(score), SUM(faults) FROM"
+        " (SELECT s.bot_id, s.match_id, MIN(s.rank) AS best, AVG(s.score) AS score, SUM(s.faults) AS faults"
+        "  FROM match_seats s JOIN matches m ON m.id = s.match_id"
+        "  WHERE m.game = ? AND m.variant = ? AND m.status = 'done' GROUP BY s.bot_id, s.match_id)"
+        " GROUP BY bot_id", (game, variant))}
     rows = []
     for r in db.conn.execute("SELECT r.bot_id, b.name, b.version, r.mu, r.sigma FROM ratings r JOIN bots b"
                              " ON b.id = r.bot_id WHERE r.game = ? AND r.variant = ?", (game, variant)):
@@ -190,11 +200,19 @@ class HeadToHead:
 
 
 def head_to_head(db: Database, game: str, variant: str) -> dict[tuple[int, int], HeadToHead]:
-    """For every ordered pair of bots that met, the mean result of the first against the second."""
+    """For every ordered pair of bots that met, the mean result of the first against the second.
+
+    In a team game only opponents count (partners always share their rank), and a bot never
+    meets itself.
+    """
+    teams = game_teams(game)
+    team_of = {seat: t for t, team in enumerate(teams or ()) for seat in team}
     totals: dict[tuple[int, int], list[float]] = defaultdict(lambda: [0, 0.0])
     for match in db.done_matches(game, variant):
         assert match.ranking is not None
         for a, b in itertools.permutations(range(match.num_players), 2):
+            if match.bot_ids[a] == match.bot_ids[b] or teams and team_of.get(a) == team_of.get(b):
+                continue
             ra, rb = match.ranking[a], match.ranking[b]
             cell = totals[match.bot_ids[a], match.bot_ids[b]]
             cell[0] += 1
