@@ -59,7 +59,8 @@ from referee.games.base import (CHANCE, TERMINAL, Event, Game, IllegalActionErro
 from referee.games.cards import Card, cards_text
 from referee.games.jass_cards import MODES, Weis
 
-__all__ = ["Choose", "HandResult", "JassAction", "JassGame", "JassObservation", "JassState", "MODES", "Play", "Push", "Trick",
+__all__ = ["Choose", "HandResult", "JassAction", "JassGame", "JassObservation", "JassState", "MODES", "Play", "Push",
+           "Trick",
            "Weis", "card_points", "legal_cards", "parse_action", "trick_winner", "team_of"]
 
 _NUM_PLAYERS: Final = 4
@@ -148,6 +149,7 @@ _PLAY: Final = tuple(Play(card) for card in jc.CARDS)
 _DECLARE_ACTIONS: Final = (*_CHOOSE, _PUSH)
 _PLAYS_BY_SUIT: Final = jc.by_suit_pattern(_PLAY)
 _TEXTS_BY_SUIT: Final = jc.by_suit_pattern(jc.TEXTS)
+_PLAY_TEXTS: Final = tuple(tuple(f"seat {seat} plays {text}" for text in jc.TEXTS) for seat in range(_NUM_PLAYERS))
 
 
 def _hand_text(mask: int) -> str:
@@ -402,7 +404,10 @@ class JassState(State[JassAction, JassObservation]):
         else:
             deck = list(range(jc.NUM_CARDS))
             self.rng.shuffle(deck)
-            self.hands = [sum(1 << c for c in deck[9 * s:9 * s + 9]) for s in range(_NUM_PLAYERS)]
+            hands = [0, 0, 0, 0]
+            for i, card in enumerate(deck):
+                hands[i // 9] |= 1 << card
+            self.hands = hands
         if index == 0:
             self.forehand = next(s for s in range(_NUM_PLAYERS) if self.hands[s] >> _CLUB_SEVEN & 1)
             self.dealer = (self.forehand - 1) % _NUM_PLAYERS
@@ -536,7 +541,7 @@ class JassState(State[JassAction, JassObservation]):
         if phase == _P_PLAY:
             mask = self._mask
             if mask is None:
-                mask = self.legal_mask()
+                mask = self._mask = jc.legal_mask(self.hands[self.to_play], self.trick, self.mode)
             return [*_PLAYS_BY_SUIT[0][mask & 0x1FF], *_PLAYS_BY_SUIT[1][mask >> 9 & 0x1FF],  # type: ignore[list-item]
                     *_PLAYS_BY_SUIT[2][mask >> 18 & 0x1FF], *_PLAYS_BY_SUIT[3][mask >> 27 & 0x1FF]]
         if phase == _P_DECLARE:
@@ -609,7 +614,7 @@ class JassState(State[JassAction, JassObservation]):
         trick = self.trick
         trick.append(card)
         if len(trick) < 4:
-            self.events.append(Event(seat, f"seat {seat} plays {jc.TEXTS[card]}", action))
+            self.events.append(Event(seat, _PLAY_TEXTS[seat][card], action))
             if self.stoeck_left & bit and self._stoeck(seat, bit):
                 return
             self.to_play = (seat + 1) % _NUM_PLAYERS
@@ -624,12 +629,12 @@ class JassState(State[JassAction, JassObservation]):
             points += _LAST_TRICK
         taken = f"seat {winner} takes trick {number} ({points} points)"
         if self.stoeck_left & bit and seat == self.stoeck_seat:  # Stöck is scored before the trick
-            self.events.append(Event(seat, f"seat {seat} plays {jc.TEXTS[card]}", action))
+            self.events.append(Event(seat, _PLAY_TEXTS[seat][card], action))
             if self._stoeck(seat, bit):
                 return
             self.log(CHANCE, taken)
         else:
-            self.events.append(Event(seat, f"seat {seat} plays {jc.TEXTS[card]}; {taken}", action))
+            self.events.append(Event(seat, f"{_PLAY_TEXTS[seat][card]}; {taken}", action))
         team = winner % 2
         self.hand_points[team] += points
         self.tricks_won[team] += 1

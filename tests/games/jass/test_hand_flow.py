@@ -6,7 +6,6 @@ import pytest
 
 from referee.games.base import IllegalActionError, Termination
 from referee.games.jass import JassGame, parse_action
-from referee.games import jass_cards as jc
 
 from .helpers import RICH_DEAL, new_match, play, play_first_legal_except
 

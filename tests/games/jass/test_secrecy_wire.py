@@ -39,16 +39,18 @@ def test_legal_lists_obey_the_rules_and_no_request_names_a_hidden_card(recorded_
             if observation.phase == observation.PHASE_DECLARE:
                 kinds = [a.kind for a in legal]
                 assert [a.mode for a in legal if a.kind == a.KIND_CHOOSE] == list(jc.MODES)
-                assert (jass_pb2.JassAction.KIND_PUSH in kinds) == (not observation.pushed and seat == observation.forehand)
+                may_push = not observation.pushed and seat == observation.forehand
+                assert (jass_pb2.JassAction.KIND_PUSH in kinds) == may_push
             else:
                 assert [a.card for a in legal] == legal_cards(list(observation.hand), list(observation.trick),
                                                               observation.mode)
             public = state.played | jc.to_mask(c for w in state.public_weis for c in w.cards)
             if state.hand_number == 1:
                 public |= 1 << jc.card_index("7C")
-            hidden = {jc.TEXTS[c] for other in range(4) if other != seat for c in jc.indices(state.hands[other] & ~public)}
+            hidden = {jc.TEXTS[c] for other in range(4) if other != seat
+                      for c in jc.indices(state.hands[other] & ~public)}
             leaked = named_about_this_hand(request) & hidden
-            assert not leaked, f"seat {seat} was sent hidden cards {sorted(leaked)} at decision {request.decision_number}"
+            assert not leaked, f"seat {seat} was sent hidden cards {sorted(leaked)} (decision {request.decision_number})"
             assert set(observation.hand) == {jc.TEXTS[c] for c in jc.indices(state.hands[seat])}
             checked += 1
         for seat in range(4):
