@@ -60,8 +60,7 @@ from referee.games.cards import Card, cards_text
 from referee.games.jass_cards import MODES, Weis
 
 __all__ = ["Choose", "HandResult", "JassAction", "JassGame", "JassObservation", "JassState", "MODES", "Play", "Push",
-           "Trick",
-           "Weis", "card_points", "legal_cards", "parse_action", "trick_winner", "team_of"]
+           "Trick", "Weis", "card_points", "legal_cards", "parse_action", "trick_winner", "team_of"]
 
 _NUM_PLAYERS: Final = 4
 _TEAMS: Final = ((0, 2), (1, 3))
