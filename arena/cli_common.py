@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import os
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
@@ -15,6 +16,23 @@ from referee.result import MatchRecord
 from referee.sandbox import Limits, SandboxConfig, SandboxError, SandboxMode
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+
+def check_output_path(path: Any, option: str) -> None:
+    """Refuse an output file that cannot be written, before any work is done.
+
+    :raises click.BadParameter: naming the option and the reason.
+    """
+    from pathlib import Path
+
+    target = Path(path)
+    folder = target.parent
+    if target.is_dir():
+        raise click.BadParameter(f"{target} is a folder", param_hint=option)
+    if not folder.is_dir():
+        raise click.BadParameter(f"folder {folder} does not exist", param_hint=option)
+    if not os.access(folder, os.W_OK) or (target.exists() and not os.access(target, os.W_OK)):
+        raise click.BadParameter(f"{target} is not writable", param_hint=option)
 
 
 def parse_settings(pairs: Sequence[str]) -> dict[str, str]:

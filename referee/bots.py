@@ -45,6 +45,7 @@ from typing import BinaryIO
 import arena
 from referee.sandbox import (SandboxConfig, SandboxMode, acquire_uid, bwrap_command, executable_prefix,
                              limits_command, python_runtime, release_uid, sandbox_environment, within)
+from referee.untrusted import clean
 
 MANIFEST_NAME = "bot.toml"
 ARENA_CHECKOUT = Path(arena.__file__).resolve().parents[1]
@@ -111,16 +112,17 @@ class BotSpec:
         games = data.get("games", ["*"])
         if isinstance(games, str):
             games = [games]
-        return cls(name=str(data["name"]), version=str(data.get("version", "")), author=str(data.get("author", "")),
-                   language=str(data.get("language", "")), command=tuple(command), directory=path.parent.resolve(),
+        return cls(name=clean(data["name"], 64), version=clean(data.get("version", ""), 64),
+                   author=clean(data.get("author", ""), 128), language=clean(data.get("language", ""), 32),
+                   command=tuple(command), directory=path.parent.resolve(),
                    games=tuple(str(g) for g in games), manifest=path.resolve(),
                    read_only=_read_only(path, data.get("sandbox", {})))
 
     @classmethod
-    def from_address(cls, address: str, name: str | None = None) -> BotSpec:
+    def from_address(cls, address: str, name: str | None = None, version: str = "") -> BotSpec:
         if not _ADDRESS.match(address):
             raise BotSpecError(f"not a bot address: {address!r} (expected host:port or unix:///path)")
-        return cls(name=name or address, address=address)
+        return cls(name=name or address, version=version, address=address)
 
 
 def _read_only(manifest: Path, table: object) -> tuple[Path, ...]:

@@ -33,11 +33,13 @@ from referee.games import make_game
 from referee.games.base import Outcome, State
 from referee.result import Fault, FaultKind, MatchRecord, Move, MoveStatus
 from referee.sandbox import SandboxConfig
+from referee.untrusted import clean
 
 MAX_DECISIONS = 1_000_000
 """A guard against an engine that never ends; every engine has its own, much lower, caps."""
 END_MATCH_TIMEOUT = 1.0
 COMMENT_LIMIT = 200
+FAULT_DETAIL_LIMIT = 500
 
 
 @dataclass(frozen=True)
@@ -91,7 +93,7 @@ class BotConnection:
             if problem is not None:
                 if self.process and not self.process.alive():
                     problem = f"{problem}; {self.process.exit_description()}"
-                raise BotStartError(f"bot {spec.name}: {problem}")
+                raise BotStartError(clean(f"bot {spec.name}: {problem}", FAULT_DETAIL_LIMIT))
         except BaseException:
             self.close()
             raise
@@ -142,6 +144,7 @@ class MatchRunner:
 
     # --- faults ------------------------------------------------------------------------------
     def _fault(self, seat: int, kind: FaultKind, detail: str, decision: int | None = None) -> None:
+        detail = clean(detail, FAULT_DETAIL_LIMIT)  # often quotes the bot: its stderr, its error text
         self.record.faults.append(Fault(seat, kind, detail, decision))
         state = self.seats[seat]
         state.faults += 1
@@ -219,7 +222,7 @@ class MatchRunner:
         if reply.ok:
             runner.bank = max(0.0, runner.bank - max(0.0, reply.elapsed - self.tc.move_timeout))
             index = reply.response.action_index
-            comment = reply.response.comment[:COMMENT_LIMIT]
+            comment = clean(reply.response.comment, COMMENT_LIMIT)
             if 0 <= index < len(legal):
                 return index, MoveStatus.OK, elapsed_ms, comment
             self._fault(seat, FaultKind.INVALID, f"index {index} is not in 0..{len(legal) - 1}", decision)
@@ -270,7 +273,8 @@ class MatchRunner:
             shown = len(state.events)
         return state
 
-    def _finish(self, outcome: Outcome) -> None:
+    def _finish(self, state: State[Any, Any]) -> None:
+        outcome = state.outcome()
         record = self.record
         record.scores = list(outcome.scores)
         record.engine_ranking = list(outcome.ranking)
@@ -281,10 +285,13 @@ class MatchRunner:
         if record.forfeited:
             reason += "; forfeited: " + ", ".join(f"seat {s} ({record.players[s]})" for s in record.forfeited)
         record.reason = reason
-        end = bot_pb2.EndMatchRequest(match_id=record.match_id, scores=record.scores, ranking=record.ranking,
-                                      reason=reason)
-        for seat in self.seats:
+        for number, seat in enumerate(self.seats):
             if seat.connection is not None and not seat.forfeited:
+                # The final observation carries what the seat has not seen yet (a last knock, say).
+                final = wire.observation_to_proto(self.game.name, state.observe(number),
+                                                  state.events_for(number, seat.seen_events))
+                end = bot_pb2.EndMatchRequest(match_id=record.match_id, scores=record.scores, ranking=record.ranking,
+                                              reason=reason, observation=final)
                 seat.connection.client.call("EndMatch", end, END_MATCH_TIMEOUT)
 
     def run(self) -> MatchRecord:
@@ -294,7 +301,7 @@ class MatchRunner:
             self._connect()
             self._start_match()
             state = self._play()
-            self._finish(state.outcome())
+            self._finish(state)
         except Exception as error:  # noqa: BLE001 - an engine or referee bug must not kill a tournament
             self.record.termination = "aborted"
             self.record.reason = f"referee error: {type(error).__name__}: {error}"
