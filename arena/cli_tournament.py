@@ -499,7 +499,7 @@ def demo(db_path: Path | None, rounds: int, workers: int, seed: int) -> None:
                 for game in game_names():
                     specs, _ = expand_bots([str(SAMPLE_BOTS)], game)
                     cls = game_class(game)
-                    needed = sum(len(t) for t in cls.teams) if cls.teams else cls.min_players
+                    needed = len(cls.teams) if cls.teams else cls.min_players  # bots may fill their team
                     if len(specs) < max(2, needed):
                         console.print(f"{game}: only {len(specs)} sample bot(s) play it; skipped")
                         continue

@@ -10,7 +10,8 @@ Time control: each Decide call has a deadline of ``move_timeout`` plus what is l
 seat's ``time_bank``; time used beyond ``move_timeout`` is taken from the bank, and a missed
 deadline drains it.  A timeout, an RPC error or an out-of-range answer is a fault; after
 ``max_faults`` faults, or as soon as the bot's process dies, the seat is forfeited: the
-fallback plays the rest of its decisions and it ranks last.
+fallback plays the rest of its decisions and it ranks last (in a team game, with its
+whole team).
 """
 
 from __future__ import annotations
@@ -279,7 +280,7 @@ class MatchRunner:
         record = self.record
         record.scores = list(outcome.scores)
         record.engine_ranking = list(outcome.ranking)
-        record.ranking = list(rank_with_forfeits(outcome.ranking, set(record.forfeited)))
+        record.ranking = list(rank_with_forfeits(outcome.ranking, set(record.forfeited), self.game.teams))
         record.termination = outcome.termination.value
         record.bank_used = [round(self.tc.time_bank - seat.bank, 3) for seat in self.seats]
         reason = record.reason = match_reason(outcome, record.forfeited, record.players)
@@ -319,12 +320,22 @@ def match_reason(outcome: Outcome, forfeited: Sequence[int], players: Sequence[s
     return reason
 
 
-def rank_with_forfeits(ranking: Sequence[int], forfeited: set[int]) -> tuple[int, ...]:
+def rank_with_forfeits(ranking: Sequence[int], forfeited: set[int],
+                       teams: Sequence[Sequence[int]] | None = None) -> tuple[int, ...]:
     """Move forfeited seats below everyone else, keeping the engine's order within each group.
+
+    In a team game (``teams``, e.g. Jass's ``((0, 2), (1, 3))``) a forfeit sinks the whole
+    team: the partner of a forfeited seat ranks last with it, though the fallback played the
+    forfeited seat's cards and the partner played on.
 
     >>> rank_with_forfeits([0, 1, 2], {0})
     (2, 0, 1)
+    >>> rank_with_forfeits([0, 2, 0, 2], {2}, [(0, 2), (1, 3)])
+    (2, 0, 2, 0)
     """
+    if teams is not None:
+        forfeited = {seat for team in teams if forfeited & set(team) for seat in team}
+
     def rank(seat: int) -> int:
         same_group = [s for s in range(len(ranking)) if (s in forfeited) == (seat in forfeited)]
         better = sum(1 for s in same_group if ranking[s] < ranking[seat])
