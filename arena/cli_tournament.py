@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import os
 import random
+import shutil
 import sys
 import tempfile
 import time
@@ -30,7 +31,7 @@ from arena.storage import DEFAULT_DB, Database, MatchRow, StorageError
 from arena.tournament import (RichProgress, RunSummary, TournamentError, TournamentSpec, abandon_tournament,
                               create_tournament, delete_tournament, expand_bots, plan_tournament, run_tournament,
                               spec_from_row)
-from referee.bots import BotSpec
+from referee.bots import MANIFEST_NAME, BotSpec, resolve_bot
 from referee.games import game_class, game_names
 from referee.games.base import SettingsError
 from referee.sandbox import SandboxConfig, SandboxError
@@ -497,7 +498,7 @@ def demo(db_path: Path | None, rounds: int, workers: int, seed: int) -> None:
         try:
             with Database(path) as db:
                 for game in game_names():
-                    specs, _ = expand_bots([str(SAMPLE_BOTS)], game)
+                    specs = _demo_bots(game, Path(folder))
                     cls = game_class(game)
                     needed = len(cls.teams) if cls.teams else cls.min_players  # bots may fill their team
                     if len(specs) < max(2, needed):
@@ -521,6 +522,25 @@ def demo(db_path: Path | None, rounds: int, workers: int, seed: int) -> None:
             raise click.ClickException(str(error)) from None
     where = f"results kept in {db_path}" if db_path else "temporary database removed"
     console.print(f"\ndemo finished in {time.monotonic() - started:.1f} s; {where}")
+
+
+def _demo_bots(game: str, folder: Path) -> list[BotSpec]:
+    """The sample bots that play ``game``, plus copies of the random bot (``random-2``, ...)
+    where a table needs more players than there are sample bots (Yoninkan seats four)."""
+    specs, _ = expand_bots([str(SAMPLE_BOTS)], game)
+    cls = game_class(game)
+    needed = 0 if cls.teams else cls.min_players
+    random_bot = SAMPLE_BOTS / "random_bot"
+    for number in range(2, 2 + max(0, needed - len(specs))):
+        copy = folder / f"random-{number}"
+        shutil.copytree(random_bot, copy, ignore=shutil.ignore_patterns("__pycache__"), dirs_exist_ok=True)
+        manifest = (copy / MANIFEST_NAME).read_text(encoding="utf-8")
+        (copy / MANIFEST_NAME).write_text(manifest.replace('name = "random"', f'name = "random-{number}"'),
+                                          encoding="utf-8")
+        for path in (folder, copy):
+            path.chmod(0o755)  # the sandbox runs bots as another user
+        specs.append(resolve_bot(str(copy)))
+    return specs
 
 
 # --- database maintenance ------------------------------------------------------------------------------------
