@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import math
 import random
 import shutil
+import statistics
 import sys
 import tempfile
 import time
@@ -22,7 +24,7 @@ import click
 from rich import box
 from rich.table import Table
 
-from arena.cli_common import (check_output_path, make_time_control, parse_settings, print_faults, print_result, sandbox_options,
+from arena.cli_common import (check_output_path, make_time_control, print_match_log, parse_settings, print_faults, print_result, sandbox_options,
                               time_control_options)
 from arena.output import Column, console, emit, format_option
 from arena.preflight import preflight
@@ -34,6 +36,7 @@ from arena.tournament import (RichProgress, RunSummary, TournamentError, Tournam
 from referee.bots import MANIFEST_NAME, BotSpec, resolve_bot
 from referee.games import game_class, game_names
 from referee.games.base import SettingsError
+from referee.result import MatchRecord, MoveStatus
 from referee.sandbox import SandboxConfig, SandboxError
 
 SAMPLE_BOTS = Path(__file__).resolve().parent.parent / "sample_bots" / "python"
@@ -432,9 +435,12 @@ MATCH_COLUMNS_DATA = [Column(key) for key in ("id", "tournament", "game", "varia
 @click.option("--json", "as_json", is_flag=True, help="Print the full match record as JSON.")
 @click.option("--out", type=click.Path(dir_okay=False, writable=True, path_type=Path), default=None,
               help="Write the match record to this file (for `arena replay`).")
+@click.option("--verbose", "-v", is_flag=True, help="Every move with its time and comment, and the deals, draws "
+                                                    "and hand ends it caused (the full table's view).")
 @db_option
-def show(match_id: int, as_json: bool, out: Path | None, db_path: Path) -> None:
-    """Show one match: its set-up, result, faults and every move (the replay log)."""
+def show(match_id: int, as_json: bool, out: Path | None, verbose: bool, db_path: Path) -> None:
+    """Show one match: its set-up, result, faults, each seat's decision times and a line per
+    hand (round, battle); -v for every move."""
     if out is not None:
         check_output_path(out, "--out")
     with open_db(db_path, readonly=True) as db:
@@ -469,12 +475,24 @@ def show(match_id: int, as_json: bool, out: Path | None, db_path: Path) -> None:
         print_result(console, record, f"result: {record.reason}")
     else:
         print_faults(console, record)
-    console.print(f"moves ({len(record.moves)}, {record.duration_s:.2f} s):")
-    for number, move in enumerate(record.moves):
-        status = "" if move.status.value == "ok" else f" [{move.status.value}]"
-        comment = f"  # {move.comment}" if move.comment else ""
-        console.print(f"  {number:4d}  seat {move.seat} {record.players[move.seat]}: {move.action}"
-                      f"{status} ({move.elapsed_ms:.1f} ms){comment}")
+    emit([Column("seat"), Column("bot"), Column("decisions"), Column("median_ms", "median ms", digits=1),
+          Column("p99_ms", "p99 ms", digits=1), Column("max_ms", "max ms", digits=1)],
+         decision_times(record), "table", title="decision times")
+    console.print(f"{len(record.moves)} moves in {record.duration_s:.2f} s" + (":" if verbose else "; summary:"))
+    print_match_log(console, record, verbose=verbose)
+
+
+def decision_times(record: MatchRecord) -> list[dict[str, Any]]:
+    """Per seat: how many decisions its bot answered, and their median, 99th percentile and
+    longest time (moves the fallback played for a forfeited seat are left out)."""
+    rows = []
+    for seat, name in enumerate(record.players):
+        times = sorted(m.elapsed_ms for m in record.moves if m.seat == seat and m.status is not MoveStatus.FORFEITED)
+        rows.append({"seat": seat, "bot": name, "decisions": len(times),
+                     "median_ms": statistics.median(times) if times else None,
+                     "p99_ms": times[min(len(times) - 1, math.ceil(0.99 * len(times)) - 1)] if times else None,
+                     "max_ms": times[-1] if times else None})
+    return rows
 
 
 # --- demo ---------------------------------------------------------------------------------------------------

@@ -467,7 +467,7 @@ class JassState(State[JassAction, JassObservation]):
         self.to_play = TERMINAL
         self.termination = termination
         self.log(CHANCE, f"match over after {self.hand_number} hands: {why}; "
-                         f"scores {self.scores[0]}-{self.scores[1]}")
+                         f"scores {self.scores[0]}-{self.scores[1]}", milestone=True)
 
     def _score_weis(self) -> bool:
         """At the end of trick 1: the team of the best weis scores all its weis."""
@@ -506,7 +506,7 @@ class JassState(State[JassAction, JassObservation]):
         match = " (match)" if 9 in self.tricks_won else ""
         self.log(CHANCE, f"hand {self.hand_number} ({MODES[self.mode]} x{multiplier}): {_TEAM_NAMES[0]} "
                          f"{self.hand_points[0]}, {_TEAM_NAMES[1]} {self.hand_points[1]} (last trick to "
-                         f"{_TEAM_NAMES[last]}){match}; scores {self.scores[0]}-{self.scores[1]}")
+                         f"{_TEAM_NAMES[last]}){match}; scores {self.scores[0]}-{self.scores[1]}", milestone=True)
         reached = [team for team in (0, 1) if self.scores[team] >= self.target]
         if reached:
             if len(reached) == 2 and self.scores[0] == self.scores[1]:
