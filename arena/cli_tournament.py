@@ -27,6 +27,7 @@ from rich.table import Table
 from arena.cli_common import (check_output_path, make_time_control, parse_settings, print_faults, print_result, sandbox_options,
                               time_control_options)
 from arena.ratings import RatingRow, head_to_head, rating_table, ratings_stale, update_ratings
+from arena.resources import sample_bots_dir
 from arena.storage import DEFAULT_DB, Database, MatchRow, StorageError
 from arena.tournament import (RichProgress, RunSummary, TournamentError, TournamentSpec, abandon_tournament,
                               create_tournament, delete_tournament, expand_bots, plan_tournament, run_tournament,
@@ -38,7 +39,8 @@ from referee.sandbox import SandboxConfig, SandboxError
 console = Console(highlight=False, soft_wrap=True, width=None if sys.stdout.isatty() else 160)
 """Piped output is not squeezed to 80 columns: tables keep their natural width."""
 FORMATS = ("table", "csv", "json", "markdown")
-SAMPLE_BOTS = Path(__file__).resolve().parent.parent / "sample_bots" / "python"
+SAMPLE_BOTS = sample_bots_dir() / "python"
+"""The demo's bots: every Python sample bot (shipped inside the package, see arena.resources)."""
 
 _EXPECTED = (StorageError, TournamentError, SettingsError, SandboxError)
 
@@ -437,7 +439,7 @@ def demo(db_path: Path | None, rounds: int, workers: int, seed: int) -> None:
     Bots are kept alive across the matches of a worker to make it quick.
     """
     if not SAMPLE_BOTS.is_dir():
-        raise click.ClickException(f"no sample bots at {SAMPLE_BOTS} (the demo runs from a checkout of arena)")
+        raise click.ClickException(f"no sample bots at {SAMPLE_BOTS} (arena is installed incompletely)")
     started = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="arena-demo-") as folder:
         path = db_path or Path(folder) / "demo.db"
