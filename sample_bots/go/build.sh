@@ -9,7 +9,8 @@
 # the bot's package main (MAIN_FOLDER/*.go) into build/gopath, and builds OUTPUT. Paths are
 # relative to this script's folder. Needs: golang-go protobuf-compiler protoc-gen-go
 # protoc-gen-go-grpc golang-google-grpc-dev golang-google-protobuf-dev
-# golang-github-golang-protobuf-1-5-dev (sample_bots/build.sh installs them).
+# golang-github-golang-protobuf-1-5-dev (sample_bots/build.sh installs them). $GOCACHE, if set,
+# replaces build/gocache (to share compiled dependencies between bots).
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 cd "$HERE"
@@ -33,6 +34,6 @@ protoc --proto_path="$PROTO_ROOT" --go_out="$GOPATH_DIR/src" --go-grpc_out="$GOP
   "${mappings[@]}" "${protos[@]}"
 cp arenabot/*.go "$PACKAGE/arenabot/"
 cp "$MAIN"/*.go "$PACKAGE/bot/"
-env GO111MODULE=off GOFLAGS= GOPROXY=off GOPATH="$GOPATH_DIR:/usr/share/gocode" GOCACHE="$BUILD/gocache" \
+env GO111MODULE=off GOFLAGS= GOPROXY=off GOPATH="$GOPATH_DIR:/usr/share/gocode" GOCACHE="${GOCACHE:-$BUILD/gocache}" \
   go build -o "$OUTPUT" arena/bot
 echo "built $HERE/$OUTPUT"
