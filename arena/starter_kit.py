@@ -9,6 +9,7 @@ kit passes ``arena check-bot`` as written (tests/languages/test_starter_kits.py)
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import sys
@@ -50,10 +51,11 @@ def _quoted(items: tuple[str, ...], quote: str) -> str:
 def _manifest(identity: Identity, language: str, command: list[str]) -> str:
     games = _quoted(identity.games, '"')
     argv = _quoted(tuple(command), '"')
+    build = f"build = {json.dumps(BUILD[language])}\n" if BUILD[language] else ""  # a JSON string is a TOML one
     return (f"# Made by `arena new-bot`: see README.md. The name, version and games must agree with\n"
             f"# what the bot reports through Identify.\n"
             f'name = "{identity.name}"\nversion = "{VERSION}"\nauthor = ""\nlanguage = "{language}"\n'
-            f"command = [{argv}]\ngames = [{games}]\n")
+            f"command = [{argv}]\ngames = [{games}]\n{build}")
 
 
 # --- each language: the files, and how to build and run the bot ----------------------------------

@@ -100,7 +100,7 @@ def spec_from_row(row: BotRow) -> BotSpec:
         if row.manifest:
             spec = BotSpec.from_manifest(Path(row.manifest))
         else:
-            spec = BotSpec.from_address(str(row.address), name=row.name)
+            spec = BotSpec.from_address(str(row.address), name=row.name, version=row.version)
     except BotSpecError as error:
         raise TournamentError(f"bot {row.label}: {error}") from None
     if bot_files_hash(spec) != row.files_hash:

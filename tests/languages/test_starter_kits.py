@@ -60,6 +60,7 @@ def test_starter_kit_builds_outside_the_repository_and_passes_check_bot(tmp_path
     manifest = tomllib.loads((kit / "bot.toml").read_text(encoding="utf-8"))
     assert manifest["name"] == f"my-{language}-bot" and manifest["games"] == ["*"]
     assert "sandbox" not in manifest  # needs no folder outside its own
+    assert manifest.get("build") == BUILD[language]  # named in the error if the program is missing
     build(kit, language)
     result = invoke("check-bot", str(kit), "--sandbox", sandbox())
     assert result.exit_code == 0, result.output
