@@ -44,6 +44,15 @@ def _replace_once(text: str, old: str, new: str, source: Path) -> str:
     return text.replace(old, new)
 
 
+def _source(path: Path, identity: Identity) -> str:
+    """A sample random bot's source, its opening line saying which games the kit's bot plays."""
+    text = path.read_text(encoding="utf-8")
+    if identity.games == ("*",):
+        return text
+    return _replace_once(text, "a uniformly random legal action, in every game.",
+                         f"a uniformly random legal action, in {', '.join(identity.games)}.", path)
+
+
 def _quoted(items: tuple[str, ...], quote: str) -> str:
     return ", ".join(f"{quote}{item}{quote}" for item in items)
 
@@ -61,7 +70,7 @@ def _manifest(identity: Identity, language: str, command: list[str]) -> str:
 # --- each language: the files, and how to build and run the bot ----------------------------------
 def _python_files(identity: Identity, samples: Path) -> dict[str, str]:
     source = samples / "python" / "random_bot" / "bot.py"
-    code = _replace_once(source.read_text(encoding="utf-8"),
+    code = _replace_once(_source(source, identity),
                          'name="random", version="1.0", author="arena", games=["*"]',
                          f'name="{identity.name}", version="{VERSION}", author="", '
                          f'games=[{_quoted(identity.games, chr(34))}]', source)
@@ -71,7 +80,7 @@ def _python_files(identity: Identity, samples: Path) -> dict[str, str]:
 def _node_files(identity: Identity, samples: Path) -> dict[str, str]:
     node = samples / "node"
     source = node / "random_bot" / "bot.js"
-    code = source.read_text(encoding="utf-8")
+    code = _source(source, identity)
     code = _replace_once(code, "require('../sdk')", "require('./sdk')", source)
     code = _replace_once(code, "{ name: 'random-node', version: '1.0', author: 'arena', games: ['*'], decide }",
                          f"{{ name: '{identity.name}', version: '{VERSION}', author: '', "
@@ -99,7 +108,7 @@ target_link_libraries(bot PRIVATE arena_bot)
 def _cpp_files(identity: Identity, samples: Path) -> dict[str, str]:
     cpp = samples / "cpp"
     source = cpp / "random_bot" / "main.cc"
-    code = _replace_once(source.read_text(encoding="utf-8"), '{"random-cpp", "1.0", "arena", {"*"}}',
+    code = _replace_once(_source(source, identity), '{"random-cpp", "1.0", "arena", {"*"}}',
                          f'{{"{identity.name}", "{VERSION}", "", {{{_quoted(identity.games, chr(34))}}}}}', source)
     sdk = {f"sdk/{path.name}": path.read_text(encoding="utf-8")
            for path in sorted((cpp / "sdk").iterdir()) if path.is_file()}
@@ -111,7 +120,7 @@ def _cpp_files(identity: Identity, samples: Path) -> dict[str, str]:
 def _go_files(identity: Identity, samples: Path) -> dict[str, str]:
     go = samples / "go"
     source = go / "random_bot" / "main.go"
-    code = _replace_once(source.read_text(encoding="utf-8"),
+    code = _replace_once(_source(source, identity),
                          'arenabot.Info{Name: "random-go", Version: "1.0", Author: "arena", Games: []string{"*"}}',
                          f'arenabot.Info{{Name: "{identity.name}", Version: "{VERSION}", Author: "", '
                          f'Games: []string{{{_quoted(identity.games, chr(34))}}}}}', source)

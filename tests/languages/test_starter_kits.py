@@ -72,6 +72,7 @@ def test_kit_for_one_game_claims_only_that_game_and_plays_it(tmp_path: Path) -> 
     result = invoke("new-bot", str(kit), "--language", "python", "--game", "gin_rummy", "--name", "ginny")
     assert result.exit_code == 0, result.output
     assert tomllib.loads((kit / "bot.toml").read_text(encoding="utf-8"))["games"] == ["gin_rummy"]
+    assert "random legal action, in gin_rummy." in (kit / "bot.py").read_text(encoding="utf-8")
     result = invoke("check-bot", str(kit), "--matches", "1")
     assert result.exit_code == 0, result.output
     assert "ginny 0.1" in result.output and "games: gin_rummy" in result.output
