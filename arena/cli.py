@@ -270,7 +270,16 @@ def _register_tournament_commands() -> None:
     main.add_command(cli_tournament.db_group, "db")
 
 
+def _register_bot_author_commands() -> None:
+    """Starter kits and the .proto files live in :mod:`arena.cli_kits`."""
+    from arena import cli_kits
+
+    main.add_command(cli_kits.new_bot, "new-bot")
+    main.add_command(cli_kits.proto, "proto")
+
+
 _register_tournament_commands()
+_register_bot_author_commands()
 
 if __name__ == "__main__":
     main()

@@ -29,6 +29,7 @@ from arena.cli_common import (check_output_path, make_time_control, print_match_
 from arena.output import Column, console, emit, format_option
 from arena.preflight import preflight
 from arena.ratings import RatingRow, head_to_head, rating_table, ratings_stale, update_ratings
+from arena.resources import sample_bots_dir
 from arena.storage import DEFAULT_DB, Database, MatchRow, StorageError
 from arena.tournament import (RichProgress, RunSummary, TournamentError, TournamentSpec, abandon_tournament,
                               create_tournament, delete_tournament, expand_bots, plan_tournament, run_tournament,
@@ -39,7 +40,8 @@ from referee.games.base import SettingsError
 from referee.result import MatchRecord, MoveStatus
 from referee.sandbox import SandboxConfig, SandboxError
 
-SAMPLE_BOTS = Path(__file__).resolve().parent.parent / "sample_bots" / "python"
+SAMPLE_BOTS = sample_bots_dir() / "python"
+"""The demo's bots: every Python sample bot (shipped inside the package, see arena.resources)."""
 
 _EXPECTED = (StorageError, TournamentError, SettingsError, SandboxError)
 
@@ -509,7 +511,7 @@ def demo(db_path: Path | None, rounds: int, workers: int, seed: int) -> None:
     Bots are kept alive across the matches of a worker to make it quick.
     """
     if not SAMPLE_BOTS.is_dir():
-        raise click.ClickException(f"no sample bots at {SAMPLE_BOTS} (the demo runs from a checkout of arena)")
+        raise click.ClickException(f"no sample bots at {SAMPLE_BOTS} (arena is installed incompletely)")
     started = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="arena-demo-") as folder:
         path = db_path or Path(folder) / "demo.db"
