@@ -5,8 +5,9 @@ writes; then it registers the bots and inserts the whole schedule as ``pending``
 one transaction.  :func:`run_tournament` plays whatever is not ``done`` yet, so it is also
 how a tournament is resumed.
 
-Matches are played by an executor (:mod:`arena.executors`), such as the worker processes on
-this machine of :mod:`arena.executors.local`.  Executors never touch the database: they return each
+Matches are played by an executor (:mod:`arena.executors`): worker processes on this
+machine (:mod:`arena.executors.local`) or a Dask cluster (:mod:`arena.executors.dask`).
+Executors never touch the database: they return each
 :class:`~referee.result.MatchRecord`, and this process, the single writer, commits it in one
 transaction, at most once per match.  The run loop below reads the same whichever executor
 plays.
@@ -317,9 +318,11 @@ def run_tournament(db: Database, tid: int, *, workers: int = 1, keep_alive: bool
     tc = TimeControl(**tournament.time_control)
     # Resolved here, once: a missing bwrap fails or warns before any worker starts.
     sandbox = SandboxConfig.from_dict(tournament.options.get("sandbox")).resolved()
+    hashes = {row.id: row.files_hash for row in entrants}
     jobs = deque(MatchJob(m.id, MatchConfig(game=m.game, variant=m.variant, settings=m.settings, seed=m.seed,
                                             match_id=str(m.id), time_control=tc, sandbox=sandbox),
-                          tuple(specs[b] for b in m.bot_ids)) for m in todo)
+                          tuple(specs[b] for b in m.bot_ids), tuple(hashes[b] for b in m.bot_ids), m.attempts + 1)
+                 for m in todo)
     start = time.monotonic()
     status = "incomplete"  # what an unexpected error leaves: resumable, never stuck "running"
     try:

@@ -5,7 +5,9 @@ executor and commits each :class:`JobResult` itself; executors never touch the d
 Every executor plays a job the same way, with :func:`play_job` and a
 :class:`~arena.executors.keeper.BotKeeper` of its own.  Implementations:
 
-- :mod:`arena.executors.local`: N worker processes on this machine.
+- :mod:`arena.executors.local`: N worker processes on this machine;
+- :mod:`arena.executors.dask`: tasks on a Dask distributed cluster (the ``distributed``
+  extra; imported only when asked for).
 """
 
 from __future__ import annotations
@@ -16,8 +18,12 @@ from typing import Protocol
 
 from arena.executors.keeper import BotKeeper
 from referee.bots import BotSpec
-from referee.match import BotConnection, MatchConfig, run_match
+from referee.match import BotConnection, BotUnavailable, MatchConfig, run_match
 from referee.result import MatchRecord
+
+
+class ExecutorError(RuntimeError):
+    """An executor that cannot start (no cluster to reach, say), told in one line."""
 
 
 @dataclass(frozen=True)
@@ -27,6 +33,10 @@ class MatchJob:
     match_id: int
     config: MatchConfig
     bots: tuple[BotSpec, ...]
+    files_hashes: tuple[str, ...] = ()
+    """The bots' registered :func:`~referee.bots.bot_files_hash` by seat, checked where they start."""
+    attempt: int = 1
+    """How many times this match has been tried, this time included (names distributed tasks)."""
 
 
 @dataclass(frozen=True)
@@ -68,13 +78,14 @@ class Executor(Protocol):
 
 def play_job(job: MatchJob, keeper: BotKeeper) -> JobResult:
     """Play one job with the worker's bots; exceptions become an error result."""
-    used: list[BotSpec | BotConnection] = []
+    used: list[BotSpec | BotConnection | BotUnavailable] = []
     record: MatchRecord | None = None
     error: str | None = None
     startup = play = 0.0
     start = time.monotonic()
     try:
-        used = keeper.acquire(job.bots, job.config.time_control.startup_timeout, job.config.sandbox)
+        used = keeper.acquire(job.bots, job.config.time_control.startup_timeout, job.config.sandbox,
+                              job.files_hashes)
         startup = time.monotonic() - start
         record = run_match(job.config, used)
         play = time.monotonic() - start - startup

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from referee.bots import BotSpec, BotStartError
-from referee.match import BotConnection
+from referee.bots import BotSpec, BotStartError, bot_files_hash
+from referee.match import BotConnection, BotUnavailable
 from referee.result import MatchRecord
 from referee.sandbox import SandboxConfig
 
@@ -22,11 +22,15 @@ class BotKeeper:
         self.alive: dict[BotSpec, BotConnection] = {}
         self.open: list[BotConnection] = []
 
-    def acquire(self, bots: Sequence[BotSpec], startup_timeout: float,
-                sandbox: SandboxConfig) -> list[BotSpec | BotConnection]:
-        """Ready connections where a bot starts; the spec itself where it does not (run_match records why)."""
-        ready: list[BotSpec | BotConnection] = []
-        for spec in bots:
+    def acquire(self, bots: Sequence[BotSpec], startup_timeout: float, sandbox: SandboxConfig,
+                files_hashes: Sequence[str] = ()) -> list[BotSpec | BotConnection | BotUnavailable]:
+        """Ready connections where a bot starts; the spec itself where it does not (run_match records why).
+
+        ``files_hashes`` (by seat, optional) are the registered :func:`bot_files_hash` values:
+        a bot whose folder here differs is not started, and its seat forfeits with the reason.
+        """
+        ready: list[BotSpec | BotConnection | BotUnavailable] = []
+        for seat, spec in enumerate(bots):
             kept = self.alive.pop(spec, None)
             if kept is not None and kept.alive():
                 self.alive[spec] = kept
@@ -34,6 +38,10 @@ class BotKeeper:
                 continue
             if kept is not None:
                 self._close(kept)
+            problem = files_problem(spec, files_hashes[seat]) if seat < len(files_hashes) else None
+            if problem is not None:
+                ready.append(BotUnavailable(spec, problem))
+                continue
             try:
                 connection = BotConnection(spec, startup_timeout, sandbox)
             except BotStartError:
@@ -52,7 +60,7 @@ class BotKeeper:
             del self.alive[connection.spec]
         connection.close()
 
-    def release(self, used: Sequence[BotSpec | BotConnection], record: MatchRecord | None) -> None:
+    def release(self, used: Sequence[BotSpec | BotConnection | BotUnavailable], record: MatchRecord | None) -> None:
         """Stop the bots of a finished match, except healthy ones kept alive."""
         for seat, item in enumerate(used):
             if not isinstance(item, BotConnection):
@@ -70,3 +78,17 @@ class BotKeeper:
                 pass
         self.alive.clear()
 
+
+def files_problem(spec: BotSpec, expected: str) -> str | None:
+    """Why ``spec``'s folder on this machine is not the registered bot, or ``None`` if it is.
+
+    A worker on another machine sees the bot folder through its own file system; this check
+    makes a missing or different copy a clear start-up forfeit instead of another bot playing.
+    """
+    if spec.directory is not None and not spec.directory.is_dir():
+        return f"bot {spec.label}: its folder {spec.directory} does not exist on this worker"
+    actual = bot_files_hash(spec)
+    if actual == expected:
+        return None
+    return (f"bot {spec.label}: its files in {spec.directory} on this worker differ from the registered ones "
+            f"(hash {actual[:12]} here, {expected[:12]} registered); every worker must see the same bot folder")
