@@ -317,11 +317,13 @@ def run_tournament(db: Database, tid: int, *, workers: int = 1, keep_alive: bool
     keep = bool(tournament.options.get("keep_alive", False)) if keep_alive is None else keep_alive
     tc = TimeControl(**tournament.time_control)
     # Resolved here, once: a missing bwrap fails or warns before any worker starts.
-    sandbox = SandboxConfig.from_dict(tournament.options.get("sandbox")).resolved()
+    requested = SandboxConfig.from_dict(tournament.options.get("sandbox"))
+    sandbox = requested.resolved()
     hashes = {row.id: row.files_hash for row in entrants}
     jobs = deque(MatchJob(m.id, MatchConfig(game=m.game, variant=m.variant, settings=m.settings, seed=m.seed,
                                             match_id=str(m.id), time_control=tc, sandbox=sandbox),
-                          tuple(specs[b] for b in m.bot_ids), tuple(hashes[b] for b in m.bot_ids), m.attempts + 1)
+                          tuple(specs[b] for b in m.bot_ids), tuple(hashes[b] for b in m.bot_ids), m.attempts + 1,
+                          requested)
                  for m in todo)
     start = time.monotonic()
     status = "incomplete"  # what an unexpected error leaves: resumable, never stuck "running"

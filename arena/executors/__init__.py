@@ -20,6 +20,7 @@ from arena.executors.keeper import BotKeeper
 from referee.bots import BotSpec
 from referee.match import BotConnection, BotUnavailable, MatchConfig, run_match
 from referee.result import MatchRecord
+from referee.sandbox import SandboxConfig
 
 
 class ExecutorError(RuntimeError):
@@ -37,6 +38,10 @@ class MatchJob:
     """The bots' registered :func:`~referee.bots.bot_files_hash` by seat, checked where they start."""
     attempt: int = 1
     """How many times this match has been tried, this time included (names distributed tasks)."""
+    requested_sandbox: SandboxConfig | None = None
+    """The sandbox as the tournament asked for it (``auto`` unresolved), for workers on other
+    machines, which resolve it themselves as a local run would; ``config.sandbox`` is it as
+    resolved by the tournament process."""
 
 
 @dataclass(frozen=True)

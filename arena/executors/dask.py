@@ -18,8 +18,10 @@ from the same path: the bot folders must be at the same place on every worker (o
 machine they are; on many, a shared file system or an identical copy).  Each job carries the
 registered hash of every bot's folder, and the worker checks it before starting the bot; a
 missing or different folder is a start-up forfeit with that reason.  A bot given by address
-is called from the worker.  The sandbox settings travel in the job's ``MatchConfig``, already
-resolved by the tournament process.
+is called from the worker.  The sandbox settings travel with the job, as the tournament asked
+for them, and each worker resolves them as a local run there would (``auto`` without
+bubblewrap: resource limits only, with a warning in the worker's log; ``bwrap`` without it:
+the match fails with the reason and stays to be played).
 
 **Kept-alive bots** live in a :class:`~arena.executors.keeper.BotKeeper` per worker thread
 and per run.  They are stopped when the run closes, and on any worker by a sweeper after
@@ -28,6 +30,7 @@ and per run.  They are stopped when the run closes, and on any worker by a sweep
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.util
 import signal
 import threading
@@ -42,6 +45,7 @@ from arena.executors.keeper import BotKeeper
 
 INSTALL_HINT = "pip install 'arena[distributed]'"
 try:
+    import dask
     from distributed import Client, Future, LocalCluster, WorkerPlugin, as_completed
 except ImportError as _error:  # the optional extra is missing
     raise ImportError(f"--executor dask needs Dask distributed: {INSTALL_HINT}") from _error
@@ -66,7 +70,14 @@ _sweeper: list[threading.Thread] = []
 
 
 def play_task(job: MatchJob, keep_alive: bool, run_id: str) -> JobResult:
-    """The task a worker runs: play ``job`` with this thread's bots of run ``run_id``."""
+    """The task a worker runs: play ``job`` with this thread's bots of run ``run_id``.
+
+    The worker resolves the tournament's sandbox request itself (``auto``: bwrap if it works
+    here, else the limits with a warning), exactly as a local run on this machine would.
+    """
+    if job.requested_sandbox is not None:
+        job = dataclasses.replace(job, config=dataclasses.replace(job.config,
+                                                                  sandbox=job.requested_sandbox.resolved()))
     key = (run_id, threading.get_ident())
     with _lock:
         if not _sweeper:
@@ -208,6 +219,8 @@ def start_local(workers: int, *, keep_alive: bool = False) -> DaskExecutor:
     previous = signal.getsignal(signal.SIGINT) if threading.current_thread() is threading.main_thread() else None
     if previous is not None:  # workers inherit an ignored SIGINT: Ctrl-C is the run loop's to handle
         signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # The statistical profiler samples every worker thread 10 ms apart; matches need no profile.
+    dask.config.set({"distributed.worker.profile.enabled": False})
     try:
         dashboard = "127.0.0.1:0" if importlib.util.find_spec("bokeh") else None
         cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1",

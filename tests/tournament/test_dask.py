@@ -274,3 +274,16 @@ def test_without_the_distributed_extra_dask_is_a_one_line_error(tmp_path) -> Non
     assert err.strip().splitlines() == ["Error: --executor dask needs Dask distributed: "
                                         "pip install 'arena[distributed]'"]
     assert not (tmp_path / "x.db").exists()
+
+
+def test_the_worker_resolves_the_requested_sandbox_itself(tmp_path) -> None:
+    from arena.executors.dask import play_task
+
+    bots = [resolve_bot(str(write_bot(tmp_path / f"b{i}", f"bot-{i}"))) for i in range(2)]
+    # As the tournament process resolved it, and as the tournament asked for it.
+    config = MatchConfig(game="yahtzee", seed=2, sandbox=SandboxConfig(SandboxMode.LIMITS))
+    job = MatchJob(1, config, tuple(bots), tuple(bot_files_hash(b) for b in bots),
+                   requested_sandbox=SandboxConfig(SandboxMode.NONE))
+    result = play_task(job, False, "sandbox-test")
+    assert result.error is None and result.record is not None and result.record.forfeited == []
+    assert result.record.sandbox["mode"] == "none"
