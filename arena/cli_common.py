@@ -98,6 +98,38 @@ def sandbox_options(function: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
+def executor_options(function: F) -> F:
+    """Add --executor and --scheduler; the command gets ``executor_factory``: ``None`` for the
+    local workers, else a factory of Dask executors (checked here: without the ``distributed``
+    extra, a one-line error before anything is written)."""
+
+    def wrapper(*args: Any, executor: str, scheduler: str | None, **kwargs: Any) -> Any:
+        factory = None
+        if executor == "dask":
+            try:
+                from arena.executors.dask import executor_factory
+            except ImportError as error:
+                raise click.ClickException(str(error)) from None
+            factory = executor_factory(scheduler, announce=click.echo)
+        elif scheduler is not None:
+            raise click.BadParameter("needs --executor dask", param_hint="--scheduler")
+        return function(*args, executor_factory=factory, **kwargs)
+
+    wrapper = functools.update_wrapper(wrapper, function)
+    options = [
+        click.option("--executor", type=click.Choice(["local", "dask"]), default="local", show_default=True,
+                     help="Where matches run: --workers processes on this machine, or a Dask cluster "
+                          "(pip install 'arena[distributed]'; see docs/scaling.md)."),
+        click.option("--scheduler", metavar="tcp://HOST:PORT", default=None,
+                     help="With --executor dask: the scheduler of a running cluster, which then plays as many "
+                          "matches at once as it has worker threads (default: start a local cluster of "
+                          "--workers processes)."),
+    ]
+    for option in reversed(options):
+        wrapper = option(wrapper)
+    return wrapper  # type: ignore[return-value]
+
+
 def print_result(console: Console, record: MatchRecord, title: str) -> None:
     """A finished match's ranking table, then one line per fault."""
     table = Table(title=title)

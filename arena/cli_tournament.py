@@ -24,8 +24,9 @@ import click
 from rich import box
 from rich.table import Table
 
-from arena.cli_common import (check_output_path, make_time_control, print_match_log, parse_settings, print_faults, print_result, sandbox_options,
-                              time_control_options)
+from arena.cli_common import (check_output_path, executor_options, make_time_control, parse_settings, print_faults,
+                              print_match_log, print_result, sandbox_options, time_control_options)
+from arena.executors import ExecutorError
 from arena.output import Column, console, emit, format_option
 from arena.preflight import preflight
 from arena.ratings import RatingRow, head_to_head, rating_table, ratings_stale, update_ratings
@@ -43,7 +44,7 @@ from referee.sandbox import SandboxConfig, SandboxError
 SAMPLE_BOTS = sample_bots_dir() / "python"
 """The demo's bots: every Python sample bot (shipped inside the package, see arena.resources)."""
 
-_EXPECTED = (StorageError, TournamentError, SettingsError, SandboxError)
+_EXPECTED = (StorageError, TournamentError, SettingsError, SandboxError, ExecutorError)
 
 
 def db_option(function: Callable[..., Any]) -> Callable[..., Any]:
@@ -126,13 +127,14 @@ def _print_summary(db: Database, tid: int, summary: RunSummary) -> None:
               help="Skip the pre-flight check (bots are then first started by the matches).")
 @time_control_options
 @sandbox_options
+@executor_options
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 @db_option
 def run_command(game: str, variant: str | None, settings: tuple[str, ...], bots: tuple[str, ...], rounds: int,
                 workers: int, duplicate: bool | None, table_size: int | None, seed: int | None, name: str,
                 keep_alive: bool, max_tables: int, allow_broken: bool, skip_preflight: bool, move_timeout: float,
-                time_bank: float, max_faults: int, startup_timeout: float, sandbox: SandboxConfig, quiet: bool,
-                db_path: Path) -> None:
+                time_bank: float, max_faults: int, startup_timeout: float, sandbox: SandboxConfig,
+                executor_factory: Callable[..., Any] | None, quiet: bool, db_path: Path) -> None:
     """Schedule a round-robin tournament and play it.
 
     Before anything is stored, a pre-flight check starts every bot once: it must serve,
@@ -166,7 +168,8 @@ def run_command(game: str, variant: str | None, settings: tuple[str, ...], bots:
                           f"duplicate deals {'on' if t.duplicate else 'off'}, seed {t.seed}: {total} matches "
                           f"on {min(workers, total)} worker(s); database {db_path}")
             summary = run_tournament(db, tid, workers=workers, keep_alive=keep_alive,
-                                     progress=None if quiet else RichProgress(f"{t.game} ({t.variant})"))
+                                     progress=None if quiet else RichProgress(f"{t.game} ({t.variant})"),
+                                     executor_factory=executor_factory)
             _print_summary(db, tid, summary)
     except _EXPECTED as error:
         raise click.ClickException(str(error)) from None
@@ -198,9 +201,11 @@ def _preflight(spec: TournamentSpec, allow_broken: bool) -> list[BotSpec]:
 @click.option("--workers", type=click.IntRange(min=1), default=lambda: min(4, os.cpu_count() or 1),
               show_default="CPU count, at most 4", help="Referee worker processes.")
 @click.option("--keep-alive/--no-keep-alive", default=None, help="Override the tournament's keep-alive choice.")
+@executor_options
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 @db_option
-def resume_command(tournament_id: int, workers: int, keep_alive: bool | None, quiet: bool, db_path: Path) -> None:
+def resume_command(tournament_id: int, workers: int, keep_alive: bool | None,
+                   executor_factory: Callable[..., Any] | None, quiet: bool, db_path: Path) -> None:
     """Play the matches of tournament TOURNAMENT_ID that are not done (pending or failed)."""
     db = open_db(db_path)
     try:
@@ -212,7 +217,8 @@ def resume_command(tournament_id: int, workers: int, keep_alive: bool | None, qu
         console.print(f"tournament {tournament_id}: {counts['done']} of {sum(counts.values())} matches done, "
                       f"{left} to play")
         summary = run_tournament(db, tournament_id, workers=workers, keep_alive=keep_alive,
-                                 progress=None if quiet or not left else RichProgress(f"{t.game} ({t.variant})"))
+                                 progress=None if quiet or not left else RichProgress(f"{t.game} ({t.variant})"),
+                                 executor_factory=executor_factory)
         _print_summary(db, tournament_id, summary)
     except _EXPECTED as error:
         raise click.ClickException(str(error)) from None

@@ -235,6 +235,8 @@ class MatchRow:
     """Forfeited seats."""
     duration_s: float | None = None
     finished_at: float | None = None
+    attempts: int = 0
+    """Times a result or a failure was stored for it."""
 
 
 @dataclass(frozen=True)
@@ -504,7 +506,7 @@ class Database:
             status=row["status"], bot_ids=tuple(s["bot_id"] for s in seats), termination=row["termination"],
             reason=row["reason"], scores=_tuple(_loads(row["scores"])), ranking=_tuple(_loads(row["ranking"])),
             faults=faults, forfeited=_tuple(_loads(row["forfeited"])), duration_s=row["duration_s"],
-            finished_at=row["finished_at"])
+            finished_at=row["finished_at"], attempts=row["attempts"])
 
     def _seats(self, match_ids: Sequence[int]) -> dict[int, list[sqlite3.Row]]:
         seats: dict[int, list[sqlite3.Row]] = {m: [] for m in match_ids}

@@ -71,6 +71,17 @@ class MatchConfig:
     """How command bots are confined; bots given by address run wherever they run."""
 
 
+@dataclass(frozen=True)
+class BotUnavailable:
+    """A bot its caller would not start, and why: its seat forfeits at start-up with that reason.
+
+    A tournament worker uses it when the bot's folder there differs from the registered one.
+    """
+
+    spec: BotSpec
+    reason: str
+
+
 class BotConnection:
     """A ready bot: its process (if the referee started it), channel and identity."""
 
@@ -125,7 +136,7 @@ class _Seat:
 class MatchRunner:
     """Plays one match; :func:`run_match` is the usual entry point."""
 
-    def __init__(self, config: MatchConfig, bots: Sequence[BotSpec | BotConnection],
+    def __init__(self, config: MatchConfig, bots: Sequence[BotSpec | BotConnection | BotUnavailable],
                  on_line: Callable[[str], None] | None = None) -> None:
         self.config = config
         self.tc = config.time_control
@@ -138,7 +149,7 @@ class MatchRunner:
         self.record = MatchRecord(
             match_id=config.match_id or uuid.uuid4().hex[:12], game=self.game.name, variant=self.game.variant,
             num_players=self.game.num_players, settings=dict(self.game.settings), seed=config.seed,
-            players=[bot.spec.label if isinstance(bot, BotConnection) else bot.label for bot in self.bots],
+            players=[bot.label if isinstance(bot, BotSpec) else bot.spec.label for bot in self.bots],
             time_control={"move_timeout": self.tc.move_timeout, "time_bank": self.tc.time_bank,
                           "max_faults": self.tc.max_faults, "startup_timeout": self.tc.startup_timeout},
             sandbox=self.sandbox.to_dict())
@@ -172,6 +183,9 @@ class MatchRunner:
             self.seats.append(_Seat(name, None, self.tc.time_bank))
             if isinstance(bot, BotConnection):
                 self.seats[seat].connection = bot
+                continue
+            if isinstance(bot, BotUnavailable):
+                self._fault(seat, FaultKind.STARTUP, bot.reason)
                 continue
             try:
                 connection = BotConnection(bot, self.tc.startup_timeout, self.sandbox)
@@ -344,13 +358,13 @@ def rank_with_forfeits(ranking: Sequence[int], forfeited: set[int],
     return tuple(rank(seat) for seat in range(len(ranking)))
 
 
-def run_match(config: MatchConfig, bots: Sequence[BotSpec | BotConnection],
+def run_match(config: MatchConfig, bots: Sequence[BotSpec | BotConnection | BotUnavailable],
               on_line: Callable[[str], None] | None = None) -> MatchRecord:
     """Play one match and return its record (faults are recorded, never raised).
 
     Command bots are started before the match and stopped after it; a :class:`BotConnection`
     passed in is used as is and left running, for callers that keep bots alive across
-    matches.
+    matches; a :class:`BotUnavailable` forfeits its seat at start-up.
 
     :raises SettingsError: for a bad game, variant, seat count or setting (no bot is started).
     :raises SandboxError: if the config asks for bwrap and bwrap does not work here.
