@@ -281,12 +281,14 @@ def list_command(fmt: str, db_path: Path) -> None:
                          "done": counts["done"], "failed": counts["failed"], "pending": counts["pending"],
                          "total": sum(counts.values()), "status": t.status, "created": _iso(t.created_at),
                          "finished": _iso(t.finished_at)})
-    emit(TOURNAMENT_COLUMNS, rows, fmt, title="tournaments", empty=f"no tournaments in {db_path}")
+    emit(TOURNAMENT_COLUMNS if fmt in ("table", "markdown") else TOURNAMENT_COLUMNS + TOURNAMENT_COLUMNS_DATA, rows,
+         fmt, title="tournaments", empty=f"no tournaments in {db_path}")
 
 
 TOURNAMENT_COLUMNS = [Column("id"), Column("name"), Column("game"), Column("variant"), Column("format"),
                       Column("bots"), Column("done"), Column("failed"), Column("total"), Column("status"),
                       Column("created")]
+TOURNAMENT_COLUMNS_DATA = [Column("pending"), Column("finished")]
 
 
 def _iso(stamp: float | None) -> str | None:
