@@ -70,3 +70,13 @@ def test_a_command_in_the_home_folder_brings_only_its_own_folder(tmp_path: Path,
     tool(home / "bin")
     monkeypatch.setenv("HOME", str(home))
     assert executable_prefix("tool", {"PATH": str(home / "bin")}) == home / "bin"
+
+
+def test_manifest_may_ask_for_arena_tables(tmp_path: Path) -> None:
+    spec = BotSpec.from_manifest(ROOT / "sample_bots" / "python" / "yahtzee_optimal")
+    assert spec.tables == ("yahtzee_optimal",)
+    folder = tmp_path / "bot"
+    folder.mkdir()
+    (folder / "bot.toml").write_text('name = "b"\ncommand = ["./bot"]\n\n[sandbox]\ntables = ["secrets"]\n')
+    with pytest.raises(BotSpecError, match="no table set 'secrets'"):
+        BotSpec.from_manifest(folder)
