@@ -409,12 +409,6 @@ def score_values(table: Table, position: Position) -> NDArray[np.float64]:
                      for box in range(len(rules.boxes))])
 
 
-def keep_values(table: Table, position: Position) -> NDArray[np.float64]:
-    """``(462,)``: each keep's expected value with ``position.rerolls_left`` (1 or 2) rerolls left."""
-    keep1 = keep_expectations(final_values(table.rules, table.values, *position.arrays()))
-    return keep1[:, 0] if position.rerolls_left == 1 else keep_expectations(best_keep_values(keep1))[:, 0]
-
-
 @dataclass
 class Cards:
     """Finished solitaire cards: ``points[g, b]`` in box ``b`` of game ``g``, and each game's

@@ -12,17 +12,20 @@ expected score and ignores the other cards.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+import numpy as np
+
 from arena.tables import table_path
 from arena.v1 import bot_pb2
-from arena.yahtzee_dp import KEEP_INDEX, Position, Table, keep_values, score_values
+from arena.yahtzee_dp import KEEP_INDEX, Position, Table, TurnTable, score_values, turn_table
 
 VARIANTS = ("yahtzee", "yams")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Strategy:
     """The optimal policy for each variant's table."""
 
@@ -58,12 +61,23 @@ class Strategy:
         upper = min(obs.cards[obs.current_player].upper_total, rules.cap)
         return Position(filled, upper, flag, tuple(sorted(obs.dice)), obs.rerolls_left)
 
+    @functools.lru_cache(maxsize=8)  # noqa: B019 - one Strategy per bot process
+    def _turn(self, variant: str, filled: int, upper: int, flag: int) -> TurnTable:
+        """The keep tables of a card, computed at a turn's first decision and reused by the
+        next two."""
+        return turn_table(self.tables[variant].rules, self.tables[variant].values,
+                          np.array([filled]), np.array([upper]), np.array([flag]))
+
     def decide(self, observation: bot_pb2.Observation, legal_actions: Sequence[bot_pb2.Action]) -> int:
         """The index of the legal action with the highest expected final score."""
-        table = self.tables[observation.yahtzee.variant]
+        variant = observation.yahtzee.variant
+        table = self.tables[variant]
         position = self.position(observation)
         scores = score_values(table, position)
-        keeps = keep_values(table, position) if position.rerolls_left else None
+        keeps = None
+        if position.rerolls_left:
+            turn = self._turn(variant, position.filled, position.upper, position.flag)
+            keeps = (turn.keep2 if position.rerolls_left == 2 else turn.keep1)[:, 0]
         box_index = {name: i for i, name in enumerate(table.rules.boxes)}
         best_index, best_value = 0, float("-inf")
         for index, action in enumerate(legal_actions):
