@@ -66,8 +66,8 @@ from functools import lru_cache
 from typing import Any, ClassVar, Final, Union
 
 from referee.games import yaniv_groups as yg
-from referee.games.base import (CHANCE, TERMINAL, Game, IllegalActionError, InvalidActionError, Outcome, Seat,
-                                Setting, State, Termination)
+from referee.games.base import (CHANCE, TERMINAL, Event, Game, IllegalActionError, InvalidActionError, Outcome,
+                                Seat, Setting, State, Termination)
 from referee.games.cards import Card, cards_text, parse_cards
 
 __all__ = ["Discard", "DrawStock", "RoundResult", "TakeCard", "Yaniv", "YanivAction", "YanivGame",
@@ -191,7 +191,11 @@ def _discard(group: tuple[int, ...]) -> Discard:
 @lru_cache(maxsize=1 << 16)
 def _discard_actions(hand: int) -> tuple[Discard, ...]:
     """The discard actions of a hand mask (cached: hands recur)."""
-    return tuple(_discard(group) for group in yg.groups_of(hand))
+    groups = yg.groups_of(hand)
+    try:
+        return tuple(map(_DISCARDS.__getitem__, groups))
+    except KeyError:
+        return tuple(_discard(group) for group in groups)
 
 
 def parse_action(text: str) -> YanivAction:
@@ -374,6 +378,8 @@ class YanivState(State[YanivAction, YanivObservation]):
         self.turn = 0
         """Turns completed in this round."""
         self.starter: Seat = self.rng.randrange(n) if first_player is None else first_player
+        self.after: list[Seat] = list(range(n))
+        """Per seat, the next seat still in (set at each deal: players go out between rounds)."""
         self.hands: list[int] = [0] * n
         """Each seat's cards as a mask (see :mod:`yaniv_groups`)."""
         self.values: list[int] = [0] * n
@@ -402,6 +408,7 @@ class YanivState(State[YanivAction, YanivObservation]):
         return [s for s in range(self.n) if not self.out_round[s]]
 
     def _next(self, seat: Seat) -> Seat:
+        """The next seat still in after ``seat`` (``seat`` itself if no other is in)."""
         n = self.n
         for step in range(1, n + 1):
             other = (seat + step) % n
@@ -409,7 +416,12 @@ class YanivState(State[YanivAction, YanivObservation]):
                 return other
         return seat
 
+    def _seat_order(self) -> list[Seat]:
+        """Per seat, the next seat still in (kept in :attr:`after` for the hot path)."""
+        return [self._next(seat) for seat in range(self.n)]
+
     def _deal(self) -> None:
+        self.after = self._seat_order()
         index = self.round_number
         self.round_number += 1
         self.turn = 0
@@ -557,7 +569,7 @@ class YanivState(State[YanivAction, YanivObservation]):
         self.pending = group
         self.history.append((seat, group))
         self._phase = _P_DRAW
-        self.log(seat, f"seat {seat} discards {action.text}", action)
+        self.events.append(Event(seat, f"seat {seat} discards {action.text}", action))
 
     def _draw_stock(self, action: DrawStock) -> None:
         seat = self.to_play
@@ -565,8 +577,9 @@ class YanivState(State[YanivAction, YanivObservation]):
         self.hands[seat] |= 1 << card
         self.values[seat] += yg.VALUES[card]
         self.dead.extend(self.offered)
-        self.log(seat, f"seat {seat} draws from the stock", action)
-        self.log(seat, f"seat {seat} draws {yg.TEXTS[card]}", visible_to=_ONLY[seat])
+        events = self.events
+        events.append(Event(seat, f"seat {seat} draws from the stock", action))
+        events.append(Event(seat, f"seat {seat} draws {yg.TEXTS[card]}", None, _ONLY[seat]))
         self._end_turn()
 
     def _take(self, action: TakeCard) -> None:
@@ -575,8 +588,11 @@ class YanivState(State[YanivAction, YanivObservation]):
         self.hands[seat] |= 1 << card
         self.values[seat] += yg.VALUES[card]
         self.took[seat] |= 1 << card
-        self.dead.extend(c for c in self.offered if c != card)
-        self.log(seat, f"seat {seat} takes {yg.TEXTS[card]}", action)
+        dead = self.dead
+        for other in self.offered:
+            if other != card:
+                dead.append(other)
+        self.events.append(Event(seat, f"seat {seat} takes {yg.TEXTS[card]}", action))
         self._end_turn()
 
     def _end_turn(self) -> None:
@@ -588,11 +604,10 @@ class YanivState(State[YanivAction, YanivObservation]):
             self.rng.shuffle(self.stock)
             self.log(CHANCE, f"the stock is empty: {len(self.stock)} dead discards are shuffled into a new stock")
         self.turn += 1
+        self.to_play = self.after[self.to_play]
         if self.turn >= self._max_turns:
-            self.to_play = self._next(self.to_play)
             self._end_round(None)
             return
-        self.to_play = self._next(self.to_play)
         self._phase = _P_DISCARD
 
     def observe(self, seat: Seat) -> YanivObservation:
@@ -633,7 +648,7 @@ class YanivState(State[YanivAction, YanivObservation]):
         other = copy.copy(self)
         other.rng = random.Random()
         other.rng.setstate(self.rng.getstate())
-        for name in ("events", "totals", "out_round", "hands", "values", "took", "stock", "dead", "history", "results"):
+        for name in ("events", "totals", "out_round", "after", "hands", "values", "took", "stock", "dead", "history", "results"):
             setattr(other, name, list(getattr(self, name)))
         return other
 

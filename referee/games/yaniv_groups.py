@@ -125,28 +125,42 @@ def _set_orders(items: list[int]) -> list[tuple[int, ...]]:
 def groups_of(hand: int) -> tuple[tuple[int, ...], ...]:
     """Every distinct valid discard of a hand mask, in a fixed order: singles, sets by rank,
     runs by suit.  Sets and runs come from small caches keyed by one rank's or one suit's
-    cards, so a new hand costs a few dictionary look-ups."""
-    jokers = tuple(indices(hand & _JOKER_MASK))
-    naturals = indices(hand & ~_JOKER_MASK)
-    size = len(naturals) + len(jokers)
-    found: list[tuple[int, ...]] = [(card,) for card in naturals]
+    cards, so a new hand costs a few look-ups (this is the engine's hot path)."""
+    wild = hand & _JOKER_MASK
+    jokers = _JOKER_SETS[wild >> 52]
+    natural = hand ^ wild
+    naturals = indices(natural)
+    found: list[tuple[int, ...]] = [_SINGLES[card] for card in naturals]
     if jokers:
-        found.append((jokers[0],))
-    by_rank: dict[int, list[int]] = {}
-    for card in naturals:
-        by_rank.setdefault(card >> 2, []).append(card)
-    for same in by_rank.values():
-        if len(same) > 1 or jokers:
-            found.extend(_set_groups(tuple(same), jokers))
-    for suit in range(4):
-        bits = (hand >> suit) & _SUIT_BITS
-        if bits:
-            found.extend(_run_groups(suit, bits, jokers, size))
+        found.append(_SINGLES[jokers[0]])
+        rank, same = -1, []
+        for card in naturals:
+            if card >> 2 != rank:
+                if same:
+                    found.extend(_set_groups(tuple(same), jokers))
+                rank, same = card >> 2, []
+            same.append(card)
+        found.extend(_set_groups(tuple(same), jokers))
+    else:
+        for i in range(len(naturals) - 1):
+            card = naturals[i]
+            if naturals[i + 1] >> 2 == card >> 2 and (i == 0 or naturals[i - 1] >> 2 != card >> 2):
+                found.extend(_set_groups(tuple(c for c in naturals if c >> 2 == card >> 2), jokers))
+    size = len(naturals) + len(jokers)
+    if size >= 3:
+        need = 3 - len(jokers)
+        for suit in range(4):
+            bits = (natural >> suit) & _SUIT_BITS
+            if bits and bits.bit_count() >= need:
+                found.extend(_run_groups(suit, bits, jokers, size))
     if len(jokers) == 2:  # one natural among two jokers reads as a set and as a run
         return tuple(dict.fromkeys(found))
     return tuple(found)
 
 
+_SINGLES: Final = tuple((card,) for card in range(NUM_CARDS))
+_JOKER_SETS: Final = ((), (52,), (53,), (52, 53))
+"""The jokers of a hand, indexed by its mask shifted right by 52."""
 _SUIT_BITS: Final = sum(1 << (4 * r) for r in range(13))
 """The bits of one suit's 13 cards, for a mask shifted right by the suit."""
 
