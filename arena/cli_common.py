@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import functools
+import os
+import tempfile
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any, TypeVar
 
 import click
@@ -15,6 +18,16 @@ from referee.result import MatchRecord
 from referee.sandbox import Limits, SandboxConfig, SandboxError, SandboxMode
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+
+def check_output_path(path: Any, option: str) -> None:
+    """Refuse an output file that cannot be written, before any work is done.
+
+    :raises click.BadParameter: naming the option and the reason (:func:`output_path_problem`).
+    """
+    problem = output_path_problem(Path(path))
+    if problem is not None:
+        raise click.BadParameter(f"{path}: {problem}", param_hint=option)
 
 
 def parse_settings(pairs: Sequence[str]) -> dict[str, str]:
@@ -102,3 +115,39 @@ def print_faults(console: Console, record: MatchRecord) -> None:
     for fault in record.faults:
         at = f" at move {fault.decision}" if fault.decision is not None else ""
         console.print(f"fault: seat {fault.seat} {fault.kind.value}{at}: {fault.detail}")
+
+
+def output_path_problem(path: Path) -> str | None:
+    """Why ``path`` cannot take an output file, or ``None``: checked before any work, so that
+    a long match or export does not end in an unwritable path."""
+    if path.is_dir():
+        return "is a folder"
+    if path.exists() or path.is_symlink():
+        return None if os.access(path, os.W_OK) else "is not writable"
+    folder = path.parent
+    if not folder.is_dir():
+        return f"folder {folder} does not exist"
+    if not os.access(folder, os.W_OK | os.X_OK):
+        return f"cannot create files in {folder}"
+    return None
+
+
+def save_record(record: MatchRecord, path: Path) -> tuple[Path | None, str | None]:
+    """Write the record's JSON to ``path``; if that fails (the disk filled, the folder went
+    away), to a new file in the temporary folder instead, so that a played match is not lost.
+
+    :returns: where it was written (``None``: nowhere), and why not to ``path`` (``None``: it was).
+    """
+    text = record.dumps() + "\n"
+    try:
+        path.write_text(text, encoding="utf-8")
+        return path, None
+    except OSError as error:
+        why = error.strerror or str(error)
+    try:
+        handle, fallback = tempfile.mkstemp(prefix=f"arena-match-{record.match_id}-", suffix=".json")
+        with os.fdopen(handle, "w", encoding="utf-8") as file:
+            file.write(text)
+        return Path(fallback), why
+    except OSError:
+        return None, why

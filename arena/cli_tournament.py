@@ -7,36 +7,34 @@ print.  Every expected failure is a one-line ``Error: ...`` and exit status 1.
 
 from __future__ import annotations
 
-import csv
-import io
-import json
+import dataclasses
 import os
 import random
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import click
 from rich import box
-from rich.console import Console
 from rich.table import Table
 
-from arena.cli_common import (make_time_control, parse_settings, print_faults, print_result, sandbox_options,
+from arena.cli_common import (check_output_path, make_time_control, parse_settings, print_faults, print_result, sandbox_options,
                               time_control_options)
-from arena.ratings import RatingRow, head_to_head, rating_table, update_ratings
+from arena.output import Column, console, emit, format_option
+from arena.preflight import preflight
+from arena.ratings import RatingRow, head_to_head, rating_table, ratings_stale, update_ratings
 from arena.storage import DEFAULT_DB, Database, MatchRow, StorageError
-from arena.tournament import (RichProgress, RunSummary, TournamentError, TournamentSpec, create_tournament,
-                              expand_bots, run_tournament, spec_from_row)
+from arena.tournament import (RichProgress, RunSummary, TournamentError, TournamentSpec, abandon_tournament,
+                              create_tournament, delete_tournament, expand_bots, plan_tournament, run_tournament,
+                              spec_from_row)
+from referee.bots import BotSpec
 from referee.games import game_class, game_names
 from referee.games.base import SettingsError
 from referee.sandbox import SandboxConfig, SandboxError
 
-console = Console(highlight=False, soft_wrap=True, width=None if sys.stdout.isatty() else 160)
-"""Piped output is not squeezed to 80 columns: tables keep their natural width."""
-FORMATS = ("table", "csv", "json", "markdown")
 SAMPLE_BOTS = Path(__file__).resolve().parent.parent / "sample_bots" / "python"
 
 _EXPECTED = (StorageError, TournamentError, SettingsError, SandboxError)
@@ -49,50 +47,17 @@ def db_option(function: Callable[..., Any]) -> Callable[..., Any]:
         function)
 
 
-def format_option(function: Callable[..., Any]) -> Callable[..., Any]:
-    return click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True,
-                        help="Output format.")(function)
+def open_db(path: Path, *, create: bool = False, readonly: bool = False) -> Database:
+    """Open the database, noting it for error messages (see ``arena.cli._Guarded``).
 
-
-def open_db(path: Path, *, create: bool = False) -> Database:
-    """Open the database; for read-only commands a missing file is an error, not a new file."""
+    Commands that only read pass ``readonly``: the file is opened in SQLite's read-only
+    mode, so a missing, empty or foreign file is reported and never changed.
+    """
+    click.get_current_context().meta["arena.db"] = path
     try:
-        return Database(path, create=create)
+        return Database(path, create=create, readonly=readonly)
     except StorageError as error:
         raise click.ClickException(str(error)) from None
-
-
-def emit(headers: Sequence[str], rows: Sequence[Sequence[Any]], fmt: str, *, title: str = "") -> None:
-    """Print rows as a rich table, CSV, JSON (a list of objects) or a Markdown table."""
-    if fmt == "csv":
-        out = io.StringIO()
-        writer = csv.writer(out, lineterminator="\n")
-        writer.writerow(headers)
-        writer.writerows(rows)
-        click.echo(out.getvalue(), nl=False)
-    elif fmt == "json":
-        click.echo(json.dumps([dict(zip(headers, row)) for row in rows], indent=1))
-    elif fmt == "markdown":
-        if title:
-            click.echo(f"**{title}**\n")
-        click.echo("| " + " | ".join(headers) + " |")
-        click.echo("|" + "|".join(" --- " if i == 0 else " ---: " for i in range(len(headers))) + "|")
-        for row in rows:
-            click.echo("| " + " | ".join(_text(cell) for cell in row) + " |")
-    else:
-        table = Table(title=title or None, box=box.SIMPLE_HEAD, pad_edge=False)
-        for header in headers:
-            left = header in ("bot", "name", "players", "reason", "game", "variant", "format", "status", "created")
-            table.add_column(header, justify="left" if left else "right", no_wrap=header in ("bot", "mu-3sigma"))
-        for row in rows:
-            table.add_row(*(_text(cell) for cell in row))
-        console.print(table)
-
-
-def _text(cell: Any) -> str:
-    if isinstance(cell, float):
-        return f"{cell:.2f}"
-    return "" if cell is None else str(cell)
 
 
 def _check_game(game: str, variant: str | None) -> str:
@@ -149,15 +114,24 @@ def _print_summary(db: Database, tid: int, summary: RunSummary) -> None:
               help="Start each bot once per worker and reuse it across matches (faster, less isolated).")
 @click.option("--max-tables", type=click.IntRange(min=1), default=2000, show_default=True,
               help="Above this many tables per round, play a pair-balanced sample.")
+@click.option("--allow-broken", is_flag=True,
+              help="Run even if the pre-flight check finds bots that are not ready (they forfeit).")
+@click.option("--no-preflight", "skip_preflight", is_flag=True,
+              help="Skip the pre-flight check (bots are then first started by the matches).")
 @time_control_options
 @sandbox_options
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 @db_option
 def run_command(game: str, variant: str | None, settings: tuple[str, ...], bots: tuple[str, ...], rounds: int,
                 workers: int, duplicate: bool | None, table_size: int | None, seed: int | None, name: str,
-                keep_alive: bool, max_tables: int, move_timeout: float, time_bank: float, max_faults: int,
-                startup_timeout: float, sandbox: SandboxConfig, quiet: bool, db_path: Path) -> None:
+                keep_alive: bool, max_tables: int, allow_broken: bool, skip_preflight: bool, move_timeout: float,
+                time_bank: float, max_faults: int, startup_timeout: float, sandbox: SandboxConfig, quiet: bool,
+                db_path: Path) -> None:
     """Schedule a round-robin tournament and play it.
+
+    Before anything is stored, a pre-flight check starts every bot once: it must serve,
+    identify itself and claim the game; otherwise the run is refused (see --allow-broken).
+    Bots given by address are entered under the name and version they report.
 
     Two-player games: every pair, both seat orders. Free-for-all games: tables of
     --table-size with every seat rotation. Team games: every partnership, both sides. The
@@ -174,8 +148,12 @@ def run_command(game: str, variant: str | None, settings: tuple[str, ...], bots:
                               rounds=rounds, duplicate=duplicate, table_size=table_size, seed=seed,
                               time_control=make_time_control(move_timeout, time_bank, max_faults, startup_timeout),
                               name=name, max_tables=max_tables, keep_alive=keep_alive, sandbox=sandbox)
-        with Database(db_path) as db:
-            tid = create_tournament(db, spec)
+        plan = plan_tournament(spec)  # everything is checked before the database file is touched
+        if not skip_preflight:
+            spec = dataclasses.replace(spec, bots=tuple(_preflight(spec, allow_broken)))
+            plan = plan_tournament(spec)
+        with open_db(db_path, create=True) as db:
+            tid = create_tournament(db, plan)
             t = db.tournament(tid)
             total = sum(db.match_counts(tid).values())
             console.print(f"tournament {tid}: {t.game} ({t.variant}), {len(specs)} bots, {t.options['format']}, "
@@ -186,6 +164,27 @@ def run_command(game: str, variant: str | None, settings: tuple[str, ...], bots:
             _print_summary(db, tid, summary)
     except _EXPECTED as error:
         raise click.ClickException(str(error)) from None
+
+
+def _preflight(spec: TournamentSpec, allow_broken: bool) -> list[BotSpec]:
+    """Check every bot (:mod:`arena.preflight`); print what is wrong; refuse unless allowed."""
+    checks = preflight(spec.bots, spec.game, startup_timeout=spec.time_control.startup_timeout,
+                       sandbox=spec.sandbox)
+    for check in checks:
+        for warning in check.warnings:
+            console.print(f"warning: bot {check.spec.label}: {warning}")
+    broken = [check for check in checks if not check.ready]
+    if broken:
+        table = Table(title="bots not ready", box=box.SIMPLE_HEAD, pad_edge=False)
+        table.add_column("bot", no_wrap=True)
+        table.add_column("problem")
+        for check in broken:
+            table.add_row(check.spec.label, check.problem or "")
+        console.print(table)
+        if not allow_broken:
+            raise TournamentError(f"{len(broken)} of {len(checks)} bot(s) not ready (listed above); fix them, "
+                                  f"leave them out, or run with --allow-broken to let them forfeit")
+    return [check.spec for check in checks]
 
 
 @tournament.command("resume")
@@ -215,30 +214,95 @@ def resume_command(tournament_id: int, workers: int, keep_alive: bool | None, qu
         db.close()
 
 
+@tournament.command("abandon")
+@click.argument("tournament_id", type=int)
+@db_option
+def abandon_command(tournament_id: int, db_path: Path) -> None:
+    """Give up on tournament TOURNAMENT_ID: its played matches stay (and stay rated); the
+    unplayed ones are never played, and `resume` refuses it."""
+    with open_db(db_path) as db:
+        try:
+            abandon_tournament(db, tournament_id)
+            counts = db.match_counts(tournament_id)
+        except _EXPECTED as error:
+            raise click.ClickException(str(error)) from None
+    console.print(f"tournament {tournament_id} abandoned: {counts['done']} played match(es) kept, "
+                  f"{counts['pending'] + counts['failed']} unplayed")
+
+
+@tournament.command("delete")
+@click.argument("tournament_id", type=int)
+@click.option("--yes", "-y", is_flag=True, help="Do not ask for confirmation.")
+@db_option
+def delete_command(tournament_id: int, yes: bool, db_path: Path) -> None:
+    """Delete tournament TOURNAMENT_ID and all its matches, then recompute its game's ratings.
+
+    This cannot be undone: `arena db backup` first if in doubt.
+    """
+    with open_db(db_path) as db:
+        try:
+            t = db.tournament(tournament_id)
+            total = sum(db.match_counts(tournament_id).values())
+            if not yes:
+                if not sys.stdin.isatty():
+                    raise click.ClickException("not deleting without confirmation: run it in a terminal or add --yes")
+                click.confirm(f"delete tournament {tournament_id} ({t.game} {t.variant}, {total} matches) from "
+                              f"{db_path}?", abort=True)
+            deleted = delete_tournament(db, tournament_id)
+        except _EXPECTED as error:
+            raise click.ClickException(str(error)) from None
+    console.print(f"tournament {tournament_id} deleted with its {deleted} match(es); {t.game} ({t.variant}) "
+                  f"ratings recomputed")
+
+
 @tournament.command("list")
 @format_option
 @db_option
 def list_command(fmt: str, db_path: Path) -> None:
     """List the tournaments in the database."""
-    with open_db(db_path) as db:
+    with open_db(db_path, readonly=True) as db:
         rows = []
         for t in db.tournaments():
             counts = db.match_counts(t.id)
-            rows.append([t.id, t.name, t.game, t.variant, t.options.get("format", t.format), len(db.tournament_bots(t.id)),
-                         f"{counts['done']}/{sum(counts.values())}", t.status,
-                         time.strftime("%Y-%m-%d %H:%M", time.localtime(t.created_at))])
-    emit(["id", "name", "game", "variant", "format", "bots", "done", "status", "created"], rows, fmt,
-         title="tournaments")
+            rows.append({"id": t.id, "name": t.name, "game": t.game, "variant": t.variant,
+                         "format": t.options.get("format", t.format), "bots": len(db.tournament_bots(t.id)),
+                         "done": counts["done"], "failed": counts["failed"], "pending": counts["pending"],
+                         "total": sum(counts.values()), "status": t.status, "created": _iso(t.created_at),
+                         "finished": _iso(t.finished_at)})
+    emit(TOURNAMENT_COLUMNS, rows, fmt, title="tournaments", empty=f"no tournaments in {db_path}")
+
+
+TOURNAMENT_COLUMNS = [Column("id"), Column("name"), Column("game"), Column("variant"), Column("format"),
+                      Column("bots"), Column("done"), Column("failed"), Column("total"), Column("status"),
+                      Column("created")]
+
+
+def _iso(stamp: float | None) -> str | None:
+    """A stored time as local ISO 8601 to the second, or ``None``."""
+    return None if stamp is None else time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime(stamp))
 
 
 # --- ratings and results ---------------------------------------------------------------------------------------------
 def print_ratings(db: Database, game: str, variant: str, fmt: str, *, recompute: bool = False) -> list[RatingRow]:
-    update_ratings(db, game, variant, recompute=recompute)
+    if db.readonly:
+        if recompute or ratings_stale(db, game, variant):
+            # The table is derived data; bring it up to date through a writable connection,
+            # opened only now that the file is known to be an arena database.
+            with open_db(db.path) as writer:
+                update_ratings(writer, game, variant, recompute=recompute)
+    else:
+        update_ratings(db, game, variant, recompute=recompute)
     rows = rating_table(db, game, variant)
-    emit(["rank", "bot", "version", "mu", "sigma", "mu-3sigma", "matches", "wins", "mean score", "faults"],
-         [[r.rank, r.bot, r.version, round(r.mu, 3), round(r.sigma, 3), round(r.conservative, 3), r.matches,
-           r.wins, round(r.mean_score, 2), r.faults] for r in rows], fmt, title=f"{game} ({variant}) ratings")
+    emit(RATING_COLUMNS, [{"rank": r.rank, "bot": r.bot, "version": r.version, "mu": round(r.mu, 4),
+                           "sigma": round(r.sigma, 4), "conservative": round(r.conservative, 4), "matches": r.matches,
+                           "wins": r.wins, "mean_score": round(r.mean_score, 4), "faults": r.faults} for r in rows],
+         fmt, title=f"{game} ({variant}) ratings")
     return rows
+
+
+RATING_COLUMNS = [Column("rank"), Column("bot"), Column("version"), Column("mu", digits=3),
+                  Column("sigma", digits=3), Column("conservative", "mu-3sigma", digits=3), Column("matches"),
+                  Column("wins"), Column("mean_score"), Column("faults")]
 
 
 @click.command()
@@ -250,7 +314,7 @@ def print_ratings(db: Database, game: str, variant: str, fmt: str, *, recompute:
 def ratings(game: str, variant: str | None, fmt: str, recompute: bool, db_path: Path) -> None:
     """TrueSkill ratings of one game and variant, best conservative rating (mu - 3 sigma) first."""
     variant = _check_game(game, variant)
-    with open_db(db_path) as db:
+    with open_db(db_path, readonly=True) as db:
         rows = print_ratings(db, game, variant, fmt, recompute=recompute)
     if not rows and fmt == "table":
         console.print(f"no played {game} ({variant}) matches in {db_path}")
@@ -262,19 +326,27 @@ def ratings(game: str, variant: str | None, fmt: str, recompute: bool, db_path: 
 @format_option
 @db_option
 def h2h(game: str, variant: str | None, fmt: str, db_path: Path) -> None:
-    """Head-to-head: each row bot's mean result against each column bot (1 above, 0.5 tied, 0 below)."""
+    """Head-to-head: each row bot's mean result against each column bot (1 above, 0.5 tied, 0 below).
+
+    Tables show the matrix; json and csv give one record per ordered pair of bots.
+    """
     variant = _check_game(game, variant)
-    with open_db(db_path) as db:
+    with open_db(db_path, readonly=True) as db:
         cells = head_to_head(db, game, variant)
         ids = sorted({a for a, _ in cells}, key=lambda b: db.bot(b).label)
         labels = {b: db.bot(b).label for b in ids}
-    if fmt == "json":
-        click.echo(json.dumps([{"bot": labels[a], "opponent": labels[b], "matches": c.matches,
-                                "result": round(c.result, 4)} for (a, b), c in sorted(cells.items())], indent=1))
+    if fmt in ("json", "csv"):
+        emit([Column("bot"), Column("opponent"), Column("matches"), Column("result")],
+             [{"bot": labels[a], "opponent": labels[b], "matches": c.matches, "result": round(c.result, 4)}
+              for (a, b), c in sorted(cells.items(), key=lambda item: (labels[item[0][0]], labels[item[0][1]]))], fmt)
         return
-    rows = [[labels[a]] + [f"{cells[a, b].result:.2f} ({cells[a, b].matches})" if (a, b) in cells else "-"
-                           for b in ids] for a in ids]
-    emit(["bot"] + [labels[b] for b in ids], rows, fmt, title=f"{game} ({variant}) head to head: mean result (matches)")
+    if not cells:
+        console.print(f"no played {game} ({variant}) matches in {db_path}")
+        return
+    columns = [Column("bot")] + [Column(f"c{b}", labels[b]) for b in ids]
+    rows = [{"bot": labels[a], **{f"c{b}": f"{cells[a, b].result:.2f} ({cells[a, b].matches})" if (a, b) in cells
+                                  else "-" for b in ids}} for a in ids]
+    emit(columns, rows, fmt, title=f"{game} ({variant}) head to head: mean result (matches)")
 
 
 def _players(db: Database, match: MatchRow, labels: dict[int, str]) -> str:
@@ -300,7 +372,14 @@ def _players(db: Database, match: MatchRow, labels: dict[int, str]) -> str:
 def matches(tournament_id: int | None, game: str | None, bot_name: str | None, status: str | None, limit: int,
             fmt: str, db_path: Path) -> None:
     """List matches, newest first: players by seat with their rank, scores and how it ended."""
-    with open_db(db_path) as db:
+    if game is not None:
+        _check_game(game, None)
+    with open_db(db_path, readonly=True) as db:
+        if tournament_id is not None:
+            try:
+                db.tournament(tournament_id)
+            except StorageError as error:
+                raise click.ClickException(str(error)) from None
         bot_id = None
         if bot_name is not None:
             found = [b for b in db.bots() if bot_name in (b.name, b.label)]
@@ -310,12 +389,41 @@ def matches(tournament_id: int | None, game: str | None, bot_name: str | None, s
                 raise click.ClickException(f"{bot_name!r} names {len(found)} versions "
                                            f"({', '.join(b.label for b in found)}); give name@version")
             bot_id = found[0].id
-        rows_ = db.matches(tournament_id=tournament_id, game=game, bot_id=bot_id, status=status, limit=limit,
-                           newest_first=True)
-        labels: dict[int, str] = {}
-        rows = [[m.id, m.tournament_id, f"{m.game}/{m.variant}", m.seed, _players(db, m, labels), m.status,
-                 " ".join(f"{s:g}" for s in m.scores) if m.scores else "", m.reason or ""] for m in rows_]
-    emit(["id", "tournament", "game", "seed", "players", "status", "scores", "reason"], rows, fmt, title="matches")
+        found_matches = db.matches(tournament_id=tournament_id, game=game, bot_id=bot_id, status=status, limit=limit,
+                                   newest_first=True)
+        labels = {bot.id: bot.label for bot in db.bots()}
+    rows = [{"id": m.id, "tournament": m.tournament_id, "game": m.game, "variant": m.variant, "seed": m.seed,
+             "players": [labels[b] for b in m.bot_ids], "ranking": list(m.ranking) if m.ranking else None,
+             "scores": list(m.scores) if m.scores else None, "forfeited": list(m.forfeited or ()),
+             "faults": sum(m.faults) if m.faults else 0, "status": m.status, "reason": m.reason or ""}
+            for m in found_matches]
+    if fmt == "csv":  # one value per cell: a row per seat
+        seat_rows = [{"match": row["id"], "tournament": row["tournament"], "game": row["game"],
+                      "variant": row["variant"], "seed": row["seed"], "seat": seat, "bot": bot,
+                      "rank": row["ranking"][seat] if row["ranking"] else None,
+                      "score": row["scores"][seat] if row["scores"] else None,
+                      "forfeited": seat in row["forfeited"], "status": row["status"], "reason": row["reason"]}
+                     for row in rows for seat, bot in enumerate(row["players"])]
+        emit([Column(key) for key in ("match", "tournament", "game", "variant", "seed", "seat", "bot", "rank", "score",
+                                      "forfeited", "status", "reason")], seat_rows, fmt)
+        return
+    if fmt in ("table", "markdown"):
+        for row in rows:
+            ranks = row["ranking"] or [None] * len(row["players"])
+            row["players"] = ", ".join(name + (f" #{rank + 1}" if rank is not None else "")
+                                       for name, rank in zip(row["players"], ranks))
+            row["game"] = f"{row['game']}/{row['variant']}"
+    wanted = ", ".join(f"{name} {value}" for name, value in (("tournament", tournament_id), ("game", game),
+                                                               ("bot", bot_name), ("status", status))
+                       if value is not None)
+    emit(MATCH_COLUMNS if fmt != "json" else MATCH_COLUMNS_DATA, rows, fmt, title="matches",
+         empty=f"no matches{' with ' + wanted if wanted else ''} in {db_path}")
+
+
+MATCH_COLUMNS = [Column("id"), Column("tournament"), Column("game"), Column("seed"), Column("players"),
+                 Column("status"), Column("scores", digits=0), Column("reason")]
+MATCH_COLUMNS_DATA = [Column(key) for key in ("id", "tournament", "game", "variant", "seed", "players", "ranking",
+                                              "scores", "forfeited", "faults", "status", "reason")]
 
 
 @click.command()
@@ -326,7 +434,9 @@ def matches(tournament_id: int | None, game: str | None, bot_name: str | None, s
 @db_option
 def show(match_id: int, as_json: bool, out: Path | None, db_path: Path) -> None:
     """Show one match: its set-up, result, faults and every move (the replay log)."""
-    with open_db(db_path) as db:
+    if out is not None:
+        check_output_path(out, "--out")
+    with open_db(db_path, readonly=True) as db:
         try:
             match = db.match(match_id)
             record = db.match_record(match_id)
@@ -396,7 +506,9 @@ def demo(db_path: Path | None, rounds: int, workers: int, seed: int) -> None:
                     tid = create_tournament(db, TournamentSpec(game=game, bots=tuple(specs), rounds=rounds, seed=seed,
                                                                keep_alive=True, name=f"demo {game}"))
                     total = sum(db.match_counts(tid).values())
-                    console.print(f"\n[bold]{game}[/bold]: {', '.join(s.label for s in specs)}; {total} matches")
+                    console.print()
+                    console.print(game, style="bold", end="")
+                    console.print(f": {', '.join(s.label for s in specs)}; {total} matches")
                     summary = run_tournament(db, tid, workers=workers, progress=RichProgress(game))
                     if summary.interrupted:
                         console.print("interrupted")
@@ -409,3 +521,40 @@ def demo(db_path: Path | None, rounds: int, workers: int, seed: int) -> None:
             raise click.ClickException(str(error)) from None
     where = f"results kept in {db_path}" if db_path else "temporary database removed"
     console.print(f"\ndemo finished in {time.monotonic() - started:.1f} s; {where}")
+
+
+# --- database maintenance ------------------------------------------------------------------------------------
+@click.group("db")
+def db_group() -> None:
+    """Check and back up an arena database."""
+
+
+@db_group.command("check")
+@db_option
+def db_check(db_path: Path) -> None:
+    """Run SQLite's integrity check and show the schema version; exit 1 if the file is damaged."""
+    with open_db(db_path, readonly=True) as db:
+        version = db.schema_version()
+        problems = db.integrity_problems()
+        tournaments = len(db.tournaments()) if not problems else None
+    if problems:
+        shown = "; ".join(" ".join(p.split()) for p in problems[:5])
+        raise click.ClickException(f"{db_path} is damaged (schema {version}): {shown}"
+                                   + (f" (and {len(problems) - 5} more)" if len(problems) > 5 else "")
+                                   + "; restore a backup (`arena db backup` makes one)")
+    console.print(f"{db_path}: ok, arena database schema {version}, {tournaments} tournament(s)")
+
+
+@db_group.command("backup")
+@click.option("--to", "target", required=True, type=click.Path(dir_okay=False, path_type=Path),
+              help="The backup file to write (replaced if it exists).")
+@db_option
+def db_backup(target: Path, db_path: Path) -> None:
+    """Copy the database with SQLite's online backup API: a consistent snapshot, safe while a
+    tournament writes to it."""
+    check_output_path(target, "--to")
+    if target.exists() and target.resolve() == db_path.resolve():
+        raise click.BadParameter("the backup cannot replace the database itself", param_hint="--to")
+    with open_db(db_path, readonly=True) as db:
+        db.backup(target)
+    console.print(f"{db_path} backed up to {target} ({target.stat().st_size} bytes)")

@@ -7,6 +7,12 @@ forfeiting seats last) and, for team games, the engine's ``teams``:
 * team games (Jass): each partnership is one TrueSkill team, ranked by its worst seat, so
   a partnership with a forfeiting member ranks last.
 
+A match is rated only when it has at least two sides and no bot sits on two of them
+(:func:`rated_sides`): a solitaire table, or a team game where a bot partners or opposes
+itself (self-play), says nothing about one bot against another, and TrueSkill cannot rate a
+single side.  Such matches stay stored and count in the statistics; they are left out of
+the ratings.  Tournaments refuse to schedule single-seat tables in the first place.
+
 Because the update is applied in match-id order (ids are fixed when a tournament is
 scheduled, before anything is played), the table is a pure function of the stored results:
 resuming an interrupted tournament, or ``--recompute``, gives exactly the same numbers as
@@ -58,10 +64,39 @@ class RatingUpdate:
     ratings: dict[int, trueskill.Rating]
 
 
+def rated_sides(bot_ids: Sequence[int], ranking: Sequence[int] | None,
+                teams: Sequence[Sequence[int]] | None) -> tuple[list[list[int]], list[int]] | None:
+    """The match's TrueSkill sides and their ranks, or ``None`` if it cannot be rated.
+
+    Not rated: fewer than two sides, a bot on two sides, or a ranking that does not match
+    the seats (a damaged row must not stop the league's table).
+
+    >>> rated_sides([7], [0], None) is None
+    True
+    >>> rated_sides([7, 7, 8, 8], [0, 1, 0, 1], [(0, 2), (1, 3)]) is None
+    True
+    """
+    if ranking is None or len(ranking) != len(bot_ids):
+        return None
+    if teams is not None and sorted(seat for team in teams for seat in team) != list(range(len(bot_ids))):
+        return None
+    groups, ranks = team_ranks(ranking, teams)
+    sides = [{bot_ids[seat] for seat in group} for group in groups]
+    if len(sides) < 2 or sum(len(side) for side in sides) != len(set().union(*sides)):
+        return None
+    return groups, ranks
+
+
 def apply_match(env: trueskill.TrueSkill, current: dict[int, trueskill.Rating], bot_ids: Sequence[int],
                 ranking: Sequence[int], teams: Sequence[Sequence[int]] | None) -> dict[int, trueskill.Rating]:
-    """Rate one match; updates ``current`` in place and returns the new ratings of its bots."""
-    groups, ranks = team_ranks(ranking, teams)
+    """Rate one match; updates ``current`` in place and returns the new ratings of its bots.
+
+    A match :func:`rated_sides` refuses changes nothing and returns ``{}``.
+    """
+    sides = rated_sides(bot_ids, ranking, teams)
+    if sides is None:
+        return {}
+    groups, ranks = sides
     rating_groups = [{bot_ids[seat]: current.get(bot_ids[seat], env.create_rating()) for seat in group}
                      for group in groups]
     rated = env.rate(rating_groups, ranks=ranks)
@@ -78,7 +113,9 @@ def rate(matches: Iterable[MatchRow], teams: Sequence[Sequence[int]] | None,
     history = []
     for match in matches:
         assert match.ranking is not None
-        history.append(RatingUpdate(match.id, apply_match(env, current, match.bot_ids, match.ranking, teams)))
+        new = apply_match(env, current, match.bot_ids, match.ranking, teams)
+        if new:
+            history.append(RatingUpdate(match.id, new))
     return current, history
 
 
@@ -90,6 +127,17 @@ def game_teams(game: str) -> tuple[tuple[int, ...], ...] | None:
         return game_class(game).teams
     except UnknownGameError:
         return None
+
+
+def ratings_stale(db: Database, game: str, variant: str) -> bool:
+    """Whether the stored table of ``game``/``variant`` misses played matches (read-only check)."""
+    state = db.conn.execute("SELECT last_match_id, rated_count FROM rating_state WHERE game = ? AND variant = ?",
+                            (game, variant)).fetchone()
+    latest = db.conn.execute("SELECT COALESCE(MAX(id), 0), COUNT(*) FROM matches WHERE game = ? AND variant = ?"
+                             " AND status = 'done'", (game, variant)).fetchone()
+    if state is None:
+        return bool(latest[1])
+    return (state[0], state[1]) != (latest[0], latest[1])
 
 
 def update_ratings(db: Database, game: str, variant: str, *, recompute: bool = False) -> int:
@@ -119,8 +167,8 @@ def update_ratings(db: Database, game: str, variant: str, *, recompute: bool = F
         for row in db.conn.execute("SELECT bot_id, matches FROM ratings WHERE game = ? AND variant = ?",
                                    (game, variant)):
             counts[row[0]] = row[1]
-    for match in matches:
-        for bot in match.bot_ids:
+    for update in history:
+        for bot in update.ratings:
             counts[bot] += 1
     last = matches[-1].id if matches else 0
     with db.transaction():

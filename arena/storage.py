@@ -244,32 +244,59 @@ def _loads(text: str | None) -> Any:
     return None if text is None else json.loads(text)
 
 
+INTEGRITY_HINT = 'check it with: sqlite3 {path} "PRAGMA integrity_check"'
+"""Appended to every error about a damaged or unreadable database file."""
+
+
 class Database:
-    """A connection to an arena database file, created with the current schema if new.
+    """A connection to an arena database file.
+
+    ``readonly`` opens the file with SQLite's read-only mode: nothing is ever written, not
+    even the switch to WAL, so a file that is not an arena database is left untouched.
+    Otherwise the file must be an arena database, or (with ``create``) absent or empty, in
+    which case the current schema is created.  A foreign SQLite file is refused before any
+    change is made to it.
 
     :raises SchemaTooNewError: if the file's schema is newer than this arena knows.
     :raises StorageError: if the file is not an arena database or cannot be opened.
     """
 
-    def __init__(self, path: str | os.PathLike[str], *, create: bool = True) -> None:
+    def __init__(self, path: str | os.PathLike[str], *, create: bool = True, readonly: bool = False) -> None:
         self.path = Path(path)
-        if not create and not self.path.exists():
-            raise StorageError(f"no database at {self.path}")
-        if self.path.parent and not self.path.parent.exists():
+        self.readonly = readonly
+        exists = self.path.is_file()
+        if (readonly or not create) and (not exists or self.path.stat().st_size == 0):
+            raise StorageError(f"no arena database at {self.path}")
+        if self.path.is_dir():
+            raise StorageError(f"{self.path} is a folder, not a database file")
+        if not exists and not self.path.parent.is_dir():
             raise StorageError(f"cannot create database {self.path}: folder {self.path.parent} does not exist")
         try:
-            self.conn = sqlite3.connect(self.path, isolation_level=None, timeout=30.0)
+            if readonly:
+                uri = f"{self.path.resolve().as_uri()}?mode=ro"
+                self.conn = sqlite3.connect(uri, uri=True, isolation_level=None, timeout=30.0)
+            else:
+                self.conn = sqlite3.connect(self.path, isolation_level=None, timeout=30.0)
             self.conn.row_factory = sqlite3.Row
-            self.conn.execute("PRAGMA journal_mode=WAL")
-            self.conn.execute("PRAGMA synchronous=FULL")
+            self._check_schema(create=create and not readonly)
+            if not readonly:
+                self.conn.execute("PRAGMA journal_mode=WAL")
+                self.conn.execute("PRAGMA synchronous=FULL")
             self.conn.execute("PRAGMA foreign_keys=ON")
-            self._check_schema()
         except sqlite3.DatabaseError as error:
-            raise StorageError(f"{self.path} is not a usable arena database: {error}") from None
+            self.conn.close()
+            raise StorageError(f"{self.path} is not a usable arena database ({error}); "
+                               + INTEGRITY_HINT.format(path=self.path)) from None
+        except StorageError:
+            self.conn.close()
+            raise
 
-    def _check_schema(self) -> None:
+    def _check_schema(self, *, create: bool) -> None:
+        """Refuse anything but an arena database of a known schema; create one in an empty file."""
         tables = {row[0] for row in self.conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         if not tables:
+            if not create:
+                raise StorageError(f"no arena database at {self.path}")
             with self.transaction():
                 for statement in _SCHEMA.split(";"):
                     if statement.strip():
@@ -278,8 +305,7 @@ class Database:
             return
         if "schema_version" not in tables:
             raise StorageError(f"{self.path} is an SQLite file but not an arena database")
-        row = self.conn.execute("SELECT MAX(version) FROM schema_version").fetchone()
-        version = row[0] if row else None
+        version = self.schema_version()
         if version is None:
             raise StorageError(f"{self.path} has no schema version")
         if version > SCHEMA_VERSION:
@@ -287,6 +313,36 @@ class Database:
                                     f"{SCHEMA_VERSION}; upgrade arena to read it")
         if version < SCHEMA_VERSION:  # no older schema has been released yet
             raise StorageError(f"{self.path} uses database schema {version}, which this arena cannot migrate")
+
+    def schema_version(self) -> int | None:
+        row = self.conn.execute("SELECT MAX(version) FROM schema_version").fetchone()
+        return None if row is None or row[0] is None else int(row[0])
+
+    def integrity_problems(self, limit: int = 20) -> list[str]:
+        """SQLite's ``PRAGMA integrity_check`` findings (empty for a sound file)."""
+        try:
+            rows = [row[0] for row in self.conn.execute(f"PRAGMA integrity_check({int(limit)})")]
+        except sqlite3.DatabaseError as error:  # damage bad enough to stop the check itself
+            return [str(error)]
+        return [] if rows == ["ok"] else rows
+
+    def backup(self, target: str | os.PathLike[str]) -> None:
+        """Copy the database to ``target`` with SQLite's online backup API.
+
+        Safe while a tournament writes: the copy is one consistent snapshot.  The copy is
+        written beside ``target`` and renamed into place, so a failed backup leaves no
+        half-written file.
+        """
+        target = Path(target)
+        partial = target.with_name(target.name + ".partial")
+        try:
+            with sqlite3.connect(partial) as copy:
+                self.conn.backup(copy)
+                copy.execute("PRAGMA journal_mode=DELETE")
+            copy.close()
+            os.replace(partial, target)
+        finally:
+            partial.unlink(missing_ok=True)
 
     def close(self) -> None:
         self.conn.close()
@@ -405,6 +461,19 @@ class Database:
         with self.transaction():
             self.conn.execute("UPDATE tournaments SET status = ?, runner_pid = ?, finished_at = ? WHERE id = ?",
                               (status, runner_pid, finished, tid))
+
+    def delete_tournament(self, tid: int) -> int:
+        """Delete a tournament, its entrants and its matches with their seats and rating history,
+        in one transaction; returns how many matches went.  Ratings must be recomputed after."""
+        self.tournament(tid)
+        with self.transaction():
+            ids = "SELECT id FROM matches WHERE tournament_id = ?"
+            self.conn.execute(f"DELETE FROM rating_history WHERE match_id IN ({ids})", (tid,))
+            self.conn.execute(f"DELETE FROM match_seats WHERE match_id IN ({ids})", (tid,))
+            deleted = self.conn.execute("DELETE FROM matches WHERE tournament_id = ?", (tid,)).rowcount
+            self.conn.execute("DELETE FROM tournament_bots WHERE tournament_id = ?", (tid,))
+            self.conn.execute("DELETE FROM tournaments WHERE id = ?", (tid,))
+        return int(deleted)
 
     # --- matches ----------------------------------------------------------------------------------
     def _match(self, row: sqlite3.Row, seats: list[sqlite3.Row]) -> MatchRow:

@@ -38,11 +38,11 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from arena.ratings import update_ratings
-from arena.scheduler import Format, ScheduleError, format_for, schedule
-from arena.storage import BotRow, Database, ScheduledMatch, StorageError
+from arena.scheduler import Format, Pairing, ScheduleError, format_for, schedule
+from arena.storage import BotRow, Database, ScheduledMatch, StorageError, TournamentRow
 from referee.bots import MANIFEST_NAME, BotSpec, BotSpecError, BotStartError, bot_files_hash, resolve_bot
 from referee.games import game_class
-from referee.games.base import SettingsError
+from referee.games.base import Game, SettingsError
 from referee.match import BotConnection, MatchConfig, TimeControl, run_match
 from referee.result import MatchRecord
 from referee.sandbox import SandboxConfig
@@ -100,7 +100,7 @@ def spec_from_row(row: BotRow) -> BotSpec:
         if row.manifest:
             spec = BotSpec.from_manifest(Path(row.manifest))
         else:
-            spec = BotSpec.from_address(str(row.address), name=row.name)
+            spec = BotSpec.from_address(str(row.address), name=row.name, version=row.version)
     except BotSpecError as error:
         raise TournamentError(f"bot {row.label}: {error}") from None
     if bot_files_hash(spec) != row.files_hash:
@@ -138,11 +138,25 @@ class TournamentSpec:
     """Stored with the tournament, so a resumed run confines bots the same way."""
 
 
-def create_tournament(db: Database, spec: TournamentSpec) -> int:
-    """Validate, register the bots and store the whole schedule; returns the tournament id.
+@dataclass(frozen=True)
+class TournamentPlan:
+    """A validated tournament: what :func:`create_tournament` will store."""
+
+    spec: TournamentSpec
+    game: Game
+    format: Format
+    duplicate: bool
+    pairings: tuple[Pairing[int], ...]
+    """Seats as positions in ``spec.bots``."""
+
+
+def plan_tournament(spec: TournamentSpec) -> TournamentPlan:
+    """Validate everything about a tournament without touching any database.
+
+    A tournament needs at least two bots and tables of at least two seats: a single seat
+    cannot be rated, and a league must never hold a match its ratings cannot use.
 
     :raises TournamentError: for a bad game, variant, setting, table size, or bot list.
-    :raises StorageError: for a bot registered before with other files.
     """
     try:
         cls = game_class(spec.game)
@@ -152,27 +166,48 @@ def create_tournament(db: Database, spec: TournamentSpec) -> int:
     twice = sorted({label for label in labels if labels.count(label) > 1})
     if twice:
         raise TournamentError(f"bot {twice[0]} is entered twice; each entrant needs its own name or version")
+    if len(spec.bots) < 2:
+        raise TournamentError(f"a tournament needs at least 2 bots to rate, got {len(spec.bots)}")
     for bot in spec.bots:
         if not bot.plays(spec.game):
             raise TournamentError(f"bot {bot.label} does not play {spec.game} (its manifest lists "
                                   f"{', '.join(bot.games)})")
+    if spec.table_size is not None and spec.table_size < 2:
+        raise TournamentError(f"tables of {spec.table_size} seat cannot be rated; a tournament needs at least 2 "
+                              f"seats per table")
     try:
         fmt: Format = format_for(min_players=cls.min_players, max_players=cls.max_players, teams=cls.teams,
                                  num_bots=len(spec.bots), table_size=spec.table_size)
+        if fmt.table_size < 2:
+            raise ScheduleError(f"tables of {fmt.table_size} seat cannot be rated; a tournament needs at least 2 "
+                                f"seats per table")
         game = cls(variant=spec.variant, num_players=fmt.table_size, settings=spec.settings)
         duplicate = spec.duplicate if spec.duplicate is not None else spec.game not in DICE_GAMES
         pairings = schedule(fmt, list(range(len(spec.bots))), rounds=spec.rounds, duplicate=duplicate,
                             seed=spec.seed, max_tables=spec.max_tables)
     except (SettingsError, ScheduleError) as error:
         raise TournamentError(str(error)) from None
+    return TournamentPlan(spec, game, fmt, duplicate, tuple(pairings))
+
+
+def create_tournament(db: Database, spec: TournamentSpec | TournamentPlan) -> int:
+    """Validate (unless given a plan), register the bots and store the whole schedule.
+
+    Returns the tournament id.
+
+    :raises TournamentError: for a bad game, variant, setting, table size, or bot list.
+    :raises StorageError: for a bot registered before with other files.
+    """
+    plan = spec if isinstance(spec, TournamentPlan) else plan_tournament(spec)
+    spec, game, fmt = plan.spec, plan.game, plan.format
     rows = [register(db, bot) for bot in spec.bots]
     matches = [ScheduledMatch(tuple(rows[i].id for i in p.seats), p.seed, p.round, p.deal, p.rotation)
-               for p in pairings]
+               for p in plan.pairings]
     tc = dataclasses.asdict(spec.time_control)
     name = spec.name or f"{game.name} {game.variant}: {len(rows)} bots, {spec.rounds} round(s)"
     return db.create_tournament(
         name=name, game=game.name, variant=game.variant, settings=dict(game.settings), format=fmt.kind,
-        table_size=fmt.table_size, rounds=spec.rounds, duplicate=duplicate, seed=spec.seed, time_control=tc,
+        table_size=fmt.table_size, rounds=spec.rounds, duplicate=plan.duplicate, seed=spec.seed, time_control=tc,
         options={"max_tables": spec.max_tables, "keep_alive": spec.keep_alive, "format": fmt.describe(),
                  "sandbox": spec.sandbox.to_dict()},
         bot_ids=[row.id for row in rows], matches=matches)
@@ -464,6 +499,35 @@ def _runner_alive(pid: int | None) -> bool:
     return b"arena" in cmdline  # a recycled pid of some other program does not count
 
 
+def check_not_running(tournament: TournamentRow) -> None:
+    """:raises TournamentError: if a live arena process is running ``tournament``."""
+    if _runner_alive(tournament.runner_pid):
+        raise TournamentError(f"tournament {tournament.id} is being run by process {tournament.runner_pid}")
+
+
+def abandon_tournament(db: Database, tid: int) -> None:
+    """Mark a tournament abandoned: its played matches stay (and stay rated), the rest is never played.
+
+    :raises TournamentError: if a live process is running it.
+    """
+    check_not_running(db.tournament(tid))
+    db.set_tournament_status(tid, "abandoned")
+
+
+def delete_tournament(db: Database, tid: int) -> int:
+    """Delete a tournament and all its matches, then recompute its game's ratings.
+
+    Returns how many matches were deleted.
+
+    :raises TournamentError: if a live process is running it.
+    """
+    tournament = db.tournament(tid)
+    check_not_running(tournament)
+    deleted = db.delete_tournament(tid)
+    update_ratings(db, tournament.game, tournament.variant, recompute=True)
+    return deleted
+
+
 class _Progress(Protocol):
     def start(self, total: int, done: int) -> None: ...
     def advance(self, ok: bool) -> None: ...
@@ -538,8 +602,9 @@ def run_tournament(db: Database, tid: int, *, workers: int = 1, keep_alive: bool
     """
     progress = progress or _NoProgress()
     tournament = db.tournament(tid)
-    if _runner_alive(tournament.runner_pid):
-        raise TournamentError(f"tournament {tid} is being run by process {tournament.runner_pid}")
+    check_not_running(tournament)
+    if tournament.status == "abandoned":
+        raise TournamentError(f"tournament {tid} was abandoned; its unplayed matches are not played")
     entrants = db.tournament_bots(tid)
     specs = {row.id: spec_from_row(row) for row in entrants}
     todo = db.unfinished_matches(tid)
@@ -554,15 +619,18 @@ def run_tournament(db: Database, tid: int, *, workers: int = 1, keep_alive: bool
                                             match_id=str(m.id), time_control=tc, sandbox=sandbox),
                           tuple(specs[b] for b in m.bot_ids)) for m in todo)
     start = time.monotonic()
-    if jobs:
-        db.set_tournament_status(tid, "running", runner_pid=os.getpid())
-        _play_all(db, jobs, summary, progress, workers, keep, executor_factory)
-    summary.elapsed_s = time.monotonic() - start
-    update_ratings(db, tournament.game, tournament.variant)
-    left = db.match_counts(tid)
-    status = "finished" if left["pending"] == 0 and left["failed"] == 0 else "interrupted" if summary.interrupted \
-        else "incomplete"
-    db.set_tournament_status(tid, status)
+    status = "incomplete"  # what an unexpected error leaves: resumable, never stuck "running"
+    try:
+        if jobs:
+            db.set_tournament_status(tid, "running", runner_pid=os.getpid())
+            _play_all(db, jobs, summary, progress, workers, keep, executor_factory)
+        summary.elapsed_s = time.monotonic() - start
+        update_ratings(db, tournament.game, tournament.variant)
+        left = db.match_counts(tid)
+        status = "finished" if left["pending"] == 0 and left["failed"] == 0 else "interrupted" \
+            if summary.interrupted else "incomplete"
+    finally:
+        db.set_tournament_status(tid, status)
     return summary
 
 
