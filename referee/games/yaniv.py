@@ -39,9 +39,10 @@ silent):
 - *Halving* (RULES.md): after adding a round, a total of exactly 100 becomes 50; otherwise a
   total of exactly 50 becomes 25 (also a player halved to 50 in an earlier round who added 0
   since); a total above 100 is out.
-- *Next starter* (RULES.md): the lowest hand of the round among the players still in; ties
-  go to the declarer, else the first tied player after the declarer.  After a capped round
-  the player who was to move stands in for the declarer.  The first round's starter is
+- *Next starter* (RULES.md): the lowest hand of the round; ties go to the declarer, else the
+  first tied player after the declarer.  Decided here: only players still in count (one who
+  went out in that round does not start), and after a capped round the player who was to
+  move stands in for the declarer.  The first round's starter is
   drawn by the seeded RNG.
 - *Ranking* (RULES.md): the player left wins; the others by the round they went out (later
   is better), then by lower total, equal totals tied.  If all remaining players go out in the

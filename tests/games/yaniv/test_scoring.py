@@ -120,6 +120,15 @@ class TestNextStarter:
         assert result.hand_values == (3, 4, 3) and result.assaf_by == (0, 2)
         assert state.starter == 2 and state.current_player() == 2
 
+    def test_a_player_going_out_does_not_start_the_next_round_even_with_the_lowest_hand(self) -> None:
+        hands = {0: "X1 AS AH KS KH", 1: "X2 AD QS QH QD", 2: "9S 9H 9D 9C 8S"}
+        state = new_match(deck(hands, "5C", "2S 2H 8H"), players=3, totals=[0, 98, 0])
+        play(state, "discard KS KH", "draw stock", "discard QS QH QD", "draw stock", "discard 9S 9H 9D 9C", "draw stock")
+        play(state, "yaniv")
+        result = state.results[-1]
+        assert result.hand_values == (4, 3, 16) and result.eliminated == (1,)
+        assert state.starter == 0 and state.current_player() == 0
+
     def test_after_the_turn_cap_the_player_to_move_stands_in_for_the_declarer(self) -> None:
         hands = {1: "KS 5S 4S 3S 2S", 2: "KD 5D 4D 3D 2D", 0: "KC 5C 4C 3C 2C"}
         state = new_match(deck(hands, "QH", "AS AD TC", starter=1, players=3), players=3, first_player=1,
