@@ -544,13 +544,32 @@ class YanivState(State[YanivAction, YanivObservation]):
         # The base class's checks, inlined: this is the engine's hot path.
         if self.to_play == TERMINAL:
             raise IllegalActionError(f"the game is over; {action} cannot be played")
-        legal = self._legal
-        if legal is None:
-            legal = self._legal = self._legal_actions()
-        if action not in legal:
+        if not self.is_legal(action):
             raise IllegalActionError(f"{action} is not legal for seat {self.to_play} now")
         self._legal = None
         handler(self, action)
+
+    def is_legal(self, action: YanivAction) -> bool:
+        """Whether ``action`` is legal now.
+
+        Legal lists hold interned actions, so an action is looked up by identity after
+        interning; comparing dataclasses one by one is slow with long discard lists.
+        """
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._legal_actions()
+        kind = type(action)
+        if kind is Discard:
+            action = _DISCARDS.get(action.ids, action)
+        elif kind is TakeCard:
+            action = _TAKE[action.index]
+        elif kind is DrawStock:
+            action = _DRAW_STOCK
+        elif kind is Yaniv:
+            action = _YANIV
+        else:
+            return False
+        return any(a is action for a in legal)
 
     def _apply(self, action: YanivAction) -> None:
         _HANDLERS[type(action)](self, action)

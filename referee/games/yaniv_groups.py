@@ -148,10 +148,13 @@ def groups_of(hand: int) -> tuple[tuple[int, ...], ...]:
                 found.extend(_set_groups(tuple(c for c in naturals if c >> 2 == card >> 2), jokers))
     size = len(naturals) + len(jokers)
     if size >= 3:
-        need = 3 - len(jokers)
+        wild = len(jokers)
         for suit in range(4):
             bits = (natural >> suit) & _SUIT_BITS
-            if bits and bits.bit_count() >= need:
+            # A run needs three held ranks in a row, or two within two ranks and a joker,
+            # or any card and two jokers (ranks are 4 bits apart).
+            if (bits & (bits >> 4) & (bits >> 8) if wild == 0 else
+                    bits & ((bits >> 4) | (bits >> 8)) if wild == 1 else bits):
                 found.extend(_run_groups(suit, bits, jokers, size))
     if len(jokers) == 2:  # one natural among two jokers reads as a set and as a run
         return tuple(dict.fromkeys(found))
@@ -178,7 +181,7 @@ def _set_groups(same: tuple[int, ...], jokers: tuple[int, ...]) -> tuple[tuple[i
     return tuple(found)
 
 
-@lru_cache(maxsize=1 << 14)
+@lru_cache(maxsize=1 << 16)
 def _run_groups(suit: int, bits: int, jokers: tuple[int, ...], size: int) -> tuple[tuple[int, ...], ...]:
     """The runs of ``suit`` from its held cards (``bits``: bit ``4 * rank0``) and jokers, at
     most ``size`` cards long."""
