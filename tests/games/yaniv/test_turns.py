@@ -6,8 +6,9 @@ import random
 
 import pytest
 
-from referee.games.base import IllegalActionError
-from referee.games.yaniv import DrawStock, YanivGame, parse_action
+from referee.games.base import IllegalActionError, InvalidActionError
+from referee.games.cards import Card
+from referee.games.yaniv import Discard, DrawStock, TakeCard, YanivGame, parse_action
 
 from .helpers import deck, new_match, play, texts
 
@@ -59,6 +60,28 @@ class TestDrawChoices:
         assert len(public) == 1 and "8C" not in public[0].text
         assert len(private) == 1 and private[0].visible_to == frozenset({0})
         assert "8C" in texts(state.observe(0).hand) and "8C" not in str(state.observe(1))
+
+
+class TestActionsAsValues:
+    def test_actions_built_by_hand_are_legal_like_the_listed_ones(self) -> None:
+        hands = {0: "5H X1 X2 KS KD", 1: "2C 9D 9S JC QC"}
+        state = new_match(deck(hands, "4D", "8C"), players=2)
+        built = Discard((Card.parse("X1"), Card.parse("5H"), Card.parse("X2")))
+        assert built == parse_action("discard X1 5H X2") and state.is_legal(built)
+        assert not state.is_legal(Discard.from_text("X2 5H X1"))  # the listed form places X1 first
+        with pytest.raises(IllegalActionError):
+            state.apply(Discard.from_text("X2 X1 5H"))
+        state.apply(built)
+        assert state.is_legal(TakeCard(Card.parse("4D"))) and not state.is_legal(TakeCard(Card.parse("8C")))
+        state.apply(DrawStock())
+        assert texts(state.observe(0).hand) == ["8C", "KS", "KD"]
+
+    def test_anything_else_is_not_an_action(self) -> None:
+        state = two_players()
+        with pytest.raises(InvalidActionError):
+            state.apply("discard KS")  # type: ignore[arg-type]
+        with pytest.raises(InvalidActionError):
+            parse_action("discard")
 
 
 class TestYanivTiming:
