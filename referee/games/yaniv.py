@@ -238,8 +238,9 @@ def hand_value(cards: Iterable[Card | str] | str) -> int:
 def valid_discards(hand: Iterable[Card | str] | str) -> list[list[str]]:
     """Every distinct valid discard of a hand, each in the order its cards land on the pile.
 
-    >>> valid_discards("5H 6H X1")
-    [['5H'], ['6H'], ['X1'], ['X1', '5H'], ['5H', 'X1'], ['X1', '6H'], ['6H', 'X1'], ['X1', '5H', '6H'], ['5H', '6H', 'X1']]
+    >>> valid_discards("5H 6H X1")  # doctest: +NORMALIZE_WHITESPACE
+    [['5H'], ['6H'], ['X1'], ['X1', '5H'], ['5H', 'X1'], ['X1', '6H'], ['6H', 'X1'],
+     ['X1', '5H', '6H'], ['5H', '6H', 'X1']]
 
     :raises ValueError: for a bad or repeated card.
     """
@@ -668,7 +669,8 @@ class YanivState(State[YanivAction, YanivObservation]):
         other = copy.copy(self)
         other.rng = random.Random()
         other.rng.setstate(self.rng.getstate())
-        for name in ("events", "totals", "out_round", "after", "hands", "values", "took", "stock", "dead", "history", "results"):
+        for name in ("events", "totals", "out_round", "after", "hands", "values", "took", "stock", "dead", "history",
+                     "results"):
             setattr(other, name, list(getattr(self, name)))
         return other
 

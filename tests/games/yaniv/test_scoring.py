@@ -114,7 +114,8 @@ class TestNextStarter:
     def test_the_lowest_hand_starts_ties_going_to_the_first_after_the_declarer(self) -> None:
         hands = {1: "X1 AS AH KS KH", 2: "X2 AD QS QH QD", 0: "AC JS JH JD JC"}
         state = new_match(deck(hands, "5C", "2S 2H 2D", starter=1, players=3), players=3, first_player=1)
-        play(state, "discard KS KH", "draw stock", "discard QS QH QD", "draw stock", "discard JS JH JD JC", "draw stock")
+        play(state, "discard KS KH", "draw stock", "discard QS QH QD", "draw stock")
+        play(state, "discard JS JH JD JC", "draw stock")
         play(state, "yaniv")
         result = state.results[-1]
         assert result.hand_values == (3, 4, 3) and result.assaf_by == (0, 2)
@@ -123,7 +124,8 @@ class TestNextStarter:
     def test_a_player_going_out_does_not_start_the_next_round_even_with_the_lowest_hand(self) -> None:
         hands = {0: "X1 AS AH KS KH", 1: "X2 AD QS QH QD", 2: "9S 9H 9D 9C 8S"}
         state = new_match(deck(hands, "5C", "2S 2H 8H"), players=3, totals=[0, 98, 0])
-        play(state, "discard KS KH", "draw stock", "discard QS QH QD", "draw stock", "discard 9S 9H 9D 9C", "draw stock")
+        play(state, "discard KS KH", "draw stock", "discard QS QH QD", "draw stock")
+        play(state, "discard 9S 9H 9D 9C", "draw stock")
         play(state, "yaniv")
         result = state.results[-1]
         assert result.hand_values == (4, 3, 16) and result.eliminated == (1,)
@@ -145,7 +147,8 @@ class TestNextStarter:
 
         starters = {YanivGame(num_players=8).new_initial_state(seed).starter for seed in range(40)}
         assert len(starters) > 3
-        assert YanivGame(num_players=8).new_initial_state(5).starter == YanivGame(num_players=8).new_initial_state(5).starter
+        game = YanivGame(num_players=8)
+        assert game.new_initial_state(5).starter == game.new_initial_state(5).starter
 
 
 TIED = {0: "X1 X2 AS AH 3S", 1: "4D 2D 2H 2S 3C", 2: "4C 3D 3H AC 2C"}

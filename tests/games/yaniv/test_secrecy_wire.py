@@ -72,7 +72,8 @@ def test_no_request_names_a_hidden_card(recorded_matches: Callable[..., Any], pl
                 if other != seat:
                     secret |= {yg.TEXTS[c] for c in yg.indices(state.hands[other])}
             leaked = named_about_this_round(request) & (secret - public)
-            assert not leaked, f"seat {seat} was sent hidden cards {sorted(leaked)} at decision {request.decision_number}"
+            assert not leaked, \
+                f"seat {seat} was sent hidden cards {sorted(leaked)} at decision {request.decision_number}"
             assert set(request.observation.yaniv.hand) == {yg.TEXTS[c] for c in yg.indices(state.hands[seat])}
             checked += 1
         assert match.final_state is not None
@@ -85,7 +86,8 @@ def test_no_request_names_a_hidden_card(recorded_matches: Callable[..., Any], pl
             for s, hand in enumerate(result.hands):
                 if hand:
                     assert f"seat {s} {' '.join(map(str, hand))} ({result.hand_values[s]})" in reveal.text
-                    if result is not match.final_state.results[-1] and not 0 < match.final_state.out_round[s] <= result.round_number:
+                    out = match.final_state.out_round[s]
+                    if result is not match.final_state.results[-1] and not 0 < out <= result.round_number:
                         assert reveal.text in sent[s], f"seat {s} was not told the hands of round {result.round_number}"
         for s in range(players):
             (end,) = match.of_kind(s, bot_pb2.EndMatchRequest)
