@@ -19,8 +19,8 @@ import click
 from rich.console import Console
 from rich.table import Table
 
-from arena.cli_common import (make_time_control, output_path_problem, parse_settings, print_result, sandbox_options,
-                              save_record, time_control_options)
+from arena.cli_common import (make_time_control, output_path_problem, parse_settings, print_match_log, print_result,
+                              print_seats, sandbox_options, save_record, time_control_options)
 from arena.output import Column, emit, format_option
 from arena.storage import INTEGRITY_HINT
 from referee.bots import BotSpecError, resolve_bot
@@ -132,11 +132,14 @@ def games(fmt: str) -> None:
 @sandbox_options
 @click.option("--log-out", type=click.Path(path_type=Path), default=None,
               help="Write the full match record (JSON) here, for `arena replay`.")
-@click.option("--quiet", "-q", is_flag=True, help="Print only the result, not the move log.")
+@click.option("--verbose", "-v", is_flag=True, help="Print every move and what it caused, as the match goes.")
+@click.option("--quiet", "-q", is_flag=True, help="Print only the result: no seats, no summary.")
+@format_option
 def play(game_name: str, variant: str | None, settings: tuple[str, ...], bots: tuple[str, ...], seed: int,
          move_timeout: float, time_bank: float, max_faults: int, startup_timeout: float, sandbox: SandboxConfig,
-         log_out: Path | None, quiet: bool) -> None:
-    """Play one match and print its log and result.
+         log_out: Path | None, verbose: bool, quiet: bool, fmt: str) -> None:
+    """Play one match and print who sat where, a line per hand (or round, or battle) and the
+    result; -v prints every move, --format json|csv prints only the result, for programs.
 
     A bot that does not become ready forfeits, as in a tournament: the match is played, its
     record written and its result printed, and the command then exits 1 saying why."""
@@ -155,7 +158,12 @@ def play(game_name: str, variant: str | None, settings: tuple[str, ...], bots: t
                                    f"{', '.join(spec.games)})")
     except (SettingsError, BotSpecError) as error:
         raise click.ClickException(str(error)) from None
-    record = run_match(config, specs, on_line=None if quiet else console.print)
+    people = fmt in ("table", "markdown")
+    if people and not quiet:
+        print_seats(console, [spec.label for spec in specs])
+    record = run_match(config, specs, on_line=console.print if verbose and people else None)
+    if people and not quiet and not verbose and record.finished:
+        print_match_log(console, record, verbose=False)
     errors = []
     why: str | None = None
     if log_out is not None:
@@ -166,9 +174,15 @@ def play(game_name: str, variant: str | None, settings: tuple[str, ...], bots: t
     if not record.finished:
         errors.insert(0, f"match {record.match_id} did not finish: {record.reason}")
         raise click.ClickException("; ".join(errors))
-    print_result(console, record, f"{record.game} ({record.variant}), seed {record.seed}: {record.reason}")
-    if log_out is not None and why is None:
-        console.print(f"match record written to {log_out}")
+    if people:
+        print_result(console, record, f"{record.game} ({record.variant}), seed {record.seed}: {record.reason}")
+        if log_out is not None and why is None:
+            console.print(f"match record written to {log_out}")
+    else:
+        emit([Column(key) for key in ("seat", "bot", "rank", "score", "faults", "forfeited")],
+             [{"seat": seat, "bot": record.players[seat], "rank": record.ranking[seat], "score": record.scores[seat],
+               "faults": sum(1 for fault in record.faults if fault.seat == seat), "forfeited": seat in record.forfeited}
+              for seat in range(record.num_players)], fmt)
     errors[:0] = [f"seat {fault.seat} forfeited at start-up: {fault.detail}"
                   for fault in record.faults if fault.kind is FaultKind.STARTUP]
     if errors:
@@ -256,7 +270,16 @@ def _register_tournament_commands() -> None:
     main.add_command(cli_tournament.db_group, "db")
 
 
+def _register_bot_author_commands() -> None:
+    """Starter kits and the .proto files live in :mod:`arena.cli_kits`."""
+    from arena import cli_kits
+
+    main.add_command(cli_kits.new_bot, "new-bot")
+    main.add_command(cli_kits.proto, "proto")
+
+
 _register_tournament_commands()
+_register_bot_author_commands()
 
 if __name__ == "__main__":
     main()

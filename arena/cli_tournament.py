@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import math
 import random
+import shutil
+import statistics
 import sys
 import tempfile
 import time
@@ -21,23 +24,27 @@ import click
 from rich import box
 from rich.table import Table
 
-from arena.cli_common import (check_output_path, make_time_control, parse_settings, print_faults, print_result, sandbox_options,
-                              time_control_options)
+from arena.cli_common import (check_output_path, executor_options, make_time_control, parse_settings, print_faults,
+                              print_match_log, print_result, sandbox_options, time_control_options)
+from arena.executors import ExecutorError
 from arena.output import Column, console, emit, format_option
 from arena.preflight import preflight
 from arena.ratings import RatingRow, head_to_head, rating_table, ratings_stale, update_ratings
+from arena.resources import sample_bots_dir
 from arena.storage import DEFAULT_DB, Database, MatchRow, StorageError
 from arena.tournament import (RichProgress, RunSummary, TournamentError, TournamentSpec, abandon_tournament,
                               create_tournament, delete_tournament, expand_bots, plan_tournament, run_tournament,
                               spec_from_row)
-from referee.bots import BotSpec
+from referee.bots import MANIFEST_NAME, BotSpec, resolve_bot
 from referee.games import game_class, game_names
 from referee.games.base import SettingsError
+from referee.result import MatchRecord, MoveStatus
 from referee.sandbox import SandboxConfig, SandboxError
 
-SAMPLE_BOTS = Path(__file__).resolve().parent.parent / "sample_bots" / "python"
+SAMPLE_BOTS = sample_bots_dir() / "python"
+"""The demo's bots: every Python sample bot (shipped inside the package, see arena.resources)."""
 
-_EXPECTED = (StorageError, TournamentError, SettingsError, SandboxError)
+_EXPECTED = (StorageError, TournamentError, SettingsError, SandboxError, ExecutorError)
 
 
 def db_option(function: Callable[..., Any]) -> Callable[..., Any]:
@@ -120,13 +127,14 @@ def _print_summary(db: Database, tid: int, summary: RunSummary) -> None:
               help="Skip the pre-flight check (bots are then first started by the matches).")
 @time_control_options
 @sandbox_options
+@executor_options
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 @db_option
 def run_command(game: str, variant: str | None, settings: tuple[str, ...], bots: tuple[str, ...], rounds: int,
                 workers: int, duplicate: bool | None, table_size: int | None, seed: int | None, name: str,
                 keep_alive: bool, max_tables: int, allow_broken: bool, skip_preflight: bool, move_timeout: float,
-                time_bank: float, max_faults: int, startup_timeout: float, sandbox: SandboxConfig, quiet: bool,
-                db_path: Path) -> None:
+                time_bank: float, max_faults: int, startup_timeout: float, sandbox: SandboxConfig,
+                executor_factory: Callable[..., Any] | None, quiet: bool, db_path: Path) -> None:
     """Schedule a round-robin tournament and play it.
 
     Before anything is stored, a pre-flight check starts every bot once: it must serve,
@@ -160,7 +168,8 @@ def run_command(game: str, variant: str | None, settings: tuple[str, ...], bots:
                           f"duplicate deals {'on' if t.duplicate else 'off'}, seed {t.seed}: {total} matches "
                           f"on {min(workers, total)} worker(s); database {db_path}")
             summary = run_tournament(db, tid, workers=workers, keep_alive=keep_alive,
-                                     progress=None if quiet else RichProgress(f"{t.game} ({t.variant})"))
+                                     progress=None if quiet else RichProgress(f"{t.game} ({t.variant})"),
+                                     executor_factory=executor_factory)
             _print_summary(db, tid, summary)
     except _EXPECTED as error:
         raise click.ClickException(str(error)) from None
@@ -192,9 +201,11 @@ def _preflight(spec: TournamentSpec, allow_broken: bool) -> list[BotSpec]:
 @click.option("--workers", type=click.IntRange(min=1), default=lambda: min(4, os.cpu_count() or 1),
               show_default="CPU count, at most 4", help="Referee worker processes.")
 @click.option("--keep-alive/--no-keep-alive", default=None, help="Override the tournament's keep-alive choice.")
+@executor_options
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 @db_option
-def resume_command(tournament_id: int, workers: int, keep_alive: bool | None, quiet: bool, db_path: Path) -> None:
+def resume_command(tournament_id: int, workers: int, keep_alive: bool | None,
+                   executor_factory: Callable[..., Any] | None, quiet: bool, db_path: Path) -> None:
     """Play the matches of tournament TOURNAMENT_ID that are not done (pending or failed)."""
     db = open_db(db_path)
     try:
@@ -206,7 +217,8 @@ def resume_command(tournament_id: int, workers: int, keep_alive: bool | None, qu
         console.print(f"tournament {tournament_id}: {counts['done']} of {sum(counts.values())} matches done, "
                       f"{left} to play")
         summary = run_tournament(db, tournament_id, workers=workers, keep_alive=keep_alive,
-                                 progress=None if quiet or not left else RichProgress(f"{t.game} ({t.variant})"))
+                                 progress=None if quiet or not left else RichProgress(f"{t.game} ({t.variant})"),
+                                 executor_factory=executor_factory)
         _print_summary(db, tournament_id, summary)
     except _EXPECTED as error:
         raise click.ClickException(str(error)) from None
@@ -431,9 +443,12 @@ MATCH_COLUMNS_DATA = [Column(key) for key in ("id", "tournament", "game", "varia
 @click.option("--json", "as_json", is_flag=True, help="Print the full match record as JSON.")
 @click.option("--out", type=click.Path(dir_okay=False, writable=True, path_type=Path), default=None,
               help="Write the match record to this file (for `arena replay`).")
+@click.option("--verbose", "-v", is_flag=True, help="Every move with its time and comment, and the deals, draws "
+                                                    "and hand ends it caused (the full table's view).")
 @db_option
-def show(match_id: int, as_json: bool, out: Path | None, db_path: Path) -> None:
-    """Show one match: its set-up, result, faults and every move (the replay log)."""
+def show(match_id: int, as_json: bool, out: Path | None, verbose: bool, db_path: Path) -> None:
+    """Show one match: its set-up, result, faults, each seat's decision times and a line per
+    hand (round, battle); -v for every move."""
     if out is not None:
         check_output_path(out, "--out")
     with open_db(db_path, readonly=True) as db:
@@ -468,12 +483,24 @@ def show(match_id: int, as_json: bool, out: Path | None, db_path: Path) -> None:
         print_result(console, record, f"result: {record.reason}")
     else:
         print_faults(console, record)
-    console.print(f"moves ({len(record.moves)}, {record.duration_s:.2f} s):")
-    for number, move in enumerate(record.moves):
-        status = "" if move.status.value == "ok" else f" [{move.status.value}]"
-        comment = f"  # {move.comment}" if move.comment else ""
-        console.print(f"  {number:4d}  seat {move.seat} {record.players[move.seat]}: {move.action}"
-                      f"{status} ({move.elapsed_ms:.1f} ms){comment}")
+    emit([Column("seat"), Column("bot"), Column("decisions"), Column("median_ms", "median ms", digits=1),
+          Column("p99_ms", "p99 ms", digits=1), Column("max_ms", "max ms", digits=1)],
+         decision_times(record), "table", title="decision times")
+    console.print(f"{len(record.moves)} moves in {record.duration_s:.2f} s" + (":" if verbose else "; summary:"))
+    print_match_log(console, record, verbose=verbose)
+
+
+def decision_times(record: MatchRecord) -> list[dict[str, Any]]:
+    """Per seat: how many decisions its bot answered, and their median, 99th percentile and
+    longest time (moves the fallback played for a forfeited seat are left out)."""
+    rows = []
+    for seat, name in enumerate(record.players):
+        times = sorted(m.elapsed_ms for m in record.moves if m.seat == seat and m.status is not MoveStatus.FORFEITED)
+        rows.append({"seat": seat, "bot": name, "decisions": len(times),
+                     "median_ms": statistics.median(times) if times else None,
+                     "p99_ms": times[min(len(times) - 1, math.ceil(0.99 * len(times)) - 1)] if times else None,
+                     "max_ms": times[-1] if times else None})
+    return rows
 
 
 # --- demo ---------------------------------------------------------------------------------------------------
@@ -490,16 +517,16 @@ def demo(db_path: Path | None, rounds: int, workers: int, seed: int) -> None:
     Bots are kept alive across the matches of a worker to make it quick.
     """
     if not SAMPLE_BOTS.is_dir():
-        raise click.ClickException(f"no sample bots at {SAMPLE_BOTS} (the demo runs from a checkout of arena)")
+        raise click.ClickException(f"no sample bots at {SAMPLE_BOTS} (arena is installed incompletely)")
     started = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="arena-demo-") as folder:
         path = db_path or Path(folder) / "demo.db"
         try:
             with Database(path) as db:
                 for game in game_names():
-                    specs, _ = expand_bots([str(SAMPLE_BOTS)], game)
+                    specs = _demo_bots(game, Path(folder))
                     cls = game_class(game)
-                    needed = sum(len(t) for t in cls.teams) if cls.teams else cls.min_players
+                    needed = len(cls.teams) if cls.teams else cls.min_players  # bots may fill their team
                     if len(specs) < max(2, needed):
                         console.print(f"{game}: only {len(specs)} sample bot(s) play it; skipped")
                         continue
@@ -521,6 +548,25 @@ def demo(db_path: Path | None, rounds: int, workers: int, seed: int) -> None:
             raise click.ClickException(str(error)) from None
     where = f"results kept in {db_path}" if db_path else "temporary database removed"
     console.print(f"\ndemo finished in {time.monotonic() - started:.1f} s; {where}")
+
+
+def _demo_bots(game: str, folder: Path) -> list[BotSpec]:
+    """The sample bots that play ``game``, plus copies of the random bot (``random-2``, ...)
+    where a table needs more players than there are sample bots (Yoninkan seats four)."""
+    specs, _ = expand_bots([str(SAMPLE_BOTS)], game)
+    cls = game_class(game)
+    needed = 0 if cls.teams else cls.min_players
+    random_bot = SAMPLE_BOTS / "random_bot"
+    for number in range(2, 2 + max(0, needed - len(specs))):
+        copy = folder / f"random-{number}"
+        shutil.copytree(random_bot, copy, ignore=shutil.ignore_patterns("__pycache__"), dirs_exist_ok=True)
+        manifest = (copy / MANIFEST_NAME).read_text(encoding="utf-8")
+        (copy / MANIFEST_NAME).write_text(manifest.replace('name = "random"', f'name = "random-{number}"'),
+                                          encoding="utf-8")
+        for path in (folder, copy):
+            path.chmod(0o755)  # the sandbox runs bots as another user
+        specs.append(resolve_bot(str(copy)))
+    return specs
 
 
 # --- database maintenance ------------------------------------------------------------------------------------

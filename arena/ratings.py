@@ -8,9 +8,10 @@ forfeiting seats last) and, for team games, the engine's ``teams``:
   a partnership with a forfeiting member ranks last.
 
 A match is rated only when it has at least two sides and no bot sits on two of them
-(:func:`rated_sides`): a solitaire table, or a team game where a bot partners or opposes
-itself (self-play), says nothing about one bot against another, and TrueSkill cannot rate a
-single side.  Such matches stay stored and count in the statistics; they are left out of
+(:func:`rated_sides`): a solitaire table, or a team game where a bot opposes itself
+(self-play), says nothing about one bot against another, and TrueSkill cannot rate a
+single side.  A bot filling both seats of one team (it partners itself, as tournaments of
+2 or 3 Jass bots schedule) is one player of that side and is rated.  Such matches stay stored and count in the statistics; they are left out of
 the ratings.  Tournaments refuse to schedule single-seat tables in the first place.
 
 Because the update is applied in match-id order (ids are fixed when a tournament is
@@ -214,9 +215,11 @@ def rating_table(db: Database, game: str, variant: str) -> list[RatingRow]:
     Call :func:`update_ratings` first for an up-to-date table.
     """
     stats = {row[0]: row[1:] for row in db.conn.execute(
-        "SELECT s.bot_id, COUNT(*), SUM(s.rank = 0), AVG(s.score), SUM(s.faults) FROM match_seats s"
-        " JOIN matches m ON m.id = s.match_id WHERE m.game = ? AND m.variant = ? AND m.status = 'done'"
-        " GROUP BY s.bot_id", (game, variant))}
+        "SELECT bot_id, COUNT(*), SUM(best = 0), AVG(score), SUM(faults) FROM"
+        " (SELECT s.bot_id, s.match_id, MIN(s.rank) AS best, AVG(s.score) AS score, SUM(s.faults) AS faults"
+        "  FROM match_seats s JOIN matches m ON m.id = s.match_id"
+        "  WHERE m.game = ? AND m.variant = ? AND m.status = 'done' GROUP BY s.bot_id, s.match_id)"
+        " GROUP BY bot_id", (game, variant))}
     rows = []
     for r in db.conn.execute("SELECT r.bot_id, b.name, b.version, r.mu, r.sigma FROM ratings r JOIN bots b"
                              " ON b.id = r.bot_id WHERE r.game = ? AND r.variant = ?", (game, variant)):
@@ -238,11 +241,19 @@ class HeadToHead:
 
 
 def head_to_head(db: Database, game: str, variant: str) -> dict[tuple[int, int], HeadToHead]:
-    """For every ordered pair of bots that met, the mean result of the first against the second."""
+    """For every ordered pair of bots that met, the mean result of the first against the second.
+
+    In a team game only opponents count (partners always share their rank), and a bot never
+    meets itself.
+    """
+    teams = game_teams(game)
+    team_of = {seat: t for t, team in enumerate(teams or ()) for seat in team}
     totals: dict[tuple[int, int], list[float]] = defaultdict(lambda: [0, 0.0])
     for match in db.done_matches(game, variant):
         assert match.ranking is not None
         for a, b in itertools.permutations(range(match.num_players), 2):
+            if match.bot_ids[a] == match.bot_ids[b] or teams and team_of.get(a) == team_of.get(b):
+                continue
             ra, rb = match.ranking[a], match.ranking[b]
             cell = totals[match.bot_ids[a], match.bot_ids[b]]
             cell[0] += 1

@@ -52,15 +52,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
-import arena
+from arena.resources import proto_dir, sample_bots_dir
 from referee.sandbox import (UID_BASE, SandboxConfig, SandboxMode, acquire_uid, bwrap_command, executable_prefix,
                              limits_command, python_runtime, release_uid, sandbox_environment, within)
 from referee.untrusted import clean
 
 MANIFEST_NAME = "bot.toml"
-ARENA_CHECKOUT = Path(arena.__file__).resolve().parents[1]
-SHARED_FOLDERS = (ARENA_CHECKOUT / "sample_bots", ARENA_CHECKOUT / "proto")
-"""The only folders outside its own that a manifest may ask to read in the sandbox."""
+SHARED_FOLDERS = (sample_bots_dir().resolve(), proto_dir().resolve())
+"""The only folders outside its own that a manifest may ask to read in the sandbox: the
+sample bots and the protocol, in the checkout or inside the installed package."""
 _ADDRESS = re.compile(r"^(unix:.+|[A-Za-z0-9_.\-]+:\d+|\[[0-9a-fA-F:]+\]:\d+)$")
 BUILD_HINT_LIMIT = 200
 

@@ -10,7 +10,8 @@ Time control: each Decide call has a deadline of ``move_timeout`` plus what is l
 seat's ``time_bank``; time used beyond ``move_timeout`` is taken from the bank, and a missed
 deadline drains it.  A timeout, an RPC error or an out-of-range answer is a fault; after
 ``max_faults`` faults, or as soon as the bot's process dies, the seat is forfeited: the
-fallback plays the rest of its decisions and it ranks last.
+fallback plays the rest of its decisions and it ranks last (in a team game, with its
+whole team).
 """
 
 from __future__ import annotations
@@ -70,6 +71,17 @@ class MatchConfig:
     """How command bots are confined; bots given by address run wherever they run."""
 
 
+@dataclass(frozen=True)
+class BotUnavailable:
+    """A bot its caller would not start, and why: its seat forfeits at start-up with that reason.
+
+    A tournament worker uses it when the bot's folder there differs from the registered one.
+    """
+
+    spec: BotSpec
+    reason: str
+
+
 class BotConnection:
     """A ready bot: its process (if the referee started it), channel and identity."""
 
@@ -124,7 +136,7 @@ class _Seat:
 class MatchRunner:
     """Plays one match; :func:`run_match` is the usual entry point."""
 
-    def __init__(self, config: MatchConfig, bots: Sequence[BotSpec | BotConnection],
+    def __init__(self, config: MatchConfig, bots: Sequence[BotSpec | BotConnection | BotUnavailable],
                  on_line: Callable[[str], None] | None = None) -> None:
         self.config = config
         self.tc = config.time_control
@@ -137,7 +149,7 @@ class MatchRunner:
         self.record = MatchRecord(
             match_id=config.match_id or uuid.uuid4().hex[:12], game=self.game.name, variant=self.game.variant,
             num_players=self.game.num_players, settings=dict(self.game.settings), seed=config.seed,
-            players=[bot.spec.label if isinstance(bot, BotConnection) else bot.label for bot in self.bots],
+            players=[bot.label if isinstance(bot, BotSpec) else bot.spec.label for bot in self.bots],
             time_control={"move_timeout": self.tc.move_timeout, "time_bank": self.tc.time_bank,
                           "max_faults": self.tc.max_faults, "startup_timeout": self.tc.startup_timeout},
             sandbox=self.sandbox.to_dict())
@@ -171,6 +183,9 @@ class MatchRunner:
             self.seats.append(_Seat(name, None, self.tc.time_bank))
             if isinstance(bot, BotConnection):
                 self.seats[seat].connection = bot
+                continue
+            if isinstance(bot, BotUnavailable):
+                self._fault(seat, FaultKind.STARTUP, bot.reason)
                 continue
             try:
                 connection = BotConnection(bot, self.tc.startup_timeout, self.sandbox)
@@ -279,7 +294,7 @@ class MatchRunner:
         record = self.record
         record.scores = list(outcome.scores)
         record.engine_ranking = list(outcome.ranking)
-        record.ranking = list(rank_with_forfeits(outcome.ranking, set(record.forfeited)))
+        record.ranking = list(rank_with_forfeits(outcome.ranking, set(record.forfeited), self.game.teams))
         record.termination = outcome.termination.value
         record.bank_used = [round(self.tc.time_bank - seat.bank, 3) for seat in self.seats]
         reason = record.reason = match_reason(outcome, record.forfeited, record.players)
@@ -319,12 +334,22 @@ def match_reason(outcome: Outcome, forfeited: Sequence[int], players: Sequence[s
     return reason
 
 
-def rank_with_forfeits(ranking: Sequence[int], forfeited: set[int]) -> tuple[int, ...]:
+def rank_with_forfeits(ranking: Sequence[int], forfeited: set[int],
+                       teams: Sequence[Sequence[int]] | None = None) -> tuple[int, ...]:
     """Move forfeited seats below everyone else, keeping the engine's order within each group.
+
+    In a team game (``teams``, e.g. Jass's ``((0, 2), (1, 3))``) a forfeit sinks the whole
+    team: the partner of a forfeited seat ranks last with it, though the fallback played the
+    forfeited seat's cards and the partner played on.
 
     >>> rank_with_forfeits([0, 1, 2], {0})
     (2, 0, 1)
+    >>> rank_with_forfeits([0, 2, 0, 2], {2}, [(0, 2), (1, 3)])
+    (2, 0, 2, 0)
     """
+    if teams is not None:
+        forfeited = {seat for team in teams if forfeited & set(team) for seat in team}
+
     def rank(seat: int) -> int:
         same_group = [s for s in range(len(ranking)) if (s in forfeited) == (seat in forfeited)]
         better = sum(1 for s in same_group if ranking[s] < ranking[seat])
@@ -333,13 +358,13 @@ def rank_with_forfeits(ranking: Sequence[int], forfeited: set[int]) -> tuple[int
     return tuple(rank(seat) for seat in range(len(ranking)))
 
 
-def run_match(config: MatchConfig, bots: Sequence[BotSpec | BotConnection],
+def run_match(config: MatchConfig, bots: Sequence[BotSpec | BotConnection | BotUnavailable],
               on_line: Callable[[str], None] | None = None) -> MatchRecord:
     """Play one match and return its record (faults are recorded, never raised).
 
     Command bots are started before the match and stopped after it; a :class:`BotConnection`
     passed in is used as is and left running, for callers that keep bots alive across
-    matches.
+    matches; a :class:`BotUnavailable` forfeits its seat at start-up.
 
     :raises SettingsError: for a bad game, variant, seat count or setting (no bot is started).
     :raises SandboxError: if the config asks for bwrap and bwrap does not work here.

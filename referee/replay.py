@@ -107,7 +107,7 @@ def _replay_moves(record: MatchRecord, game: Game, report: ReplayReport) -> None
     if list(outcome.ranking) != list(record.engine_ranking):
         report.problems.append(f"engine ranking {list(outcome.ranking)} differs from the recorded "
                                f"{record.engine_ranking}")
-    ranking = list(rank_with_forfeits(outcome.ranking, set(record.forfeited)))
+    ranking = list(rank_with_forfeits(outcome.ranking, set(record.forfeited), game.teams))
     if ranking != list(record.ranking):
         report.problems.append(f"ranking {ranking} differs from the recorded {record.ranking}")
     if outcome.termination.value != record.termination:

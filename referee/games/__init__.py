@@ -15,6 +15,7 @@ _REGISTRY: dict[str, str] = {
     "yahtzee": "referee.games.yahtzee:YahtzeeGame",
     "gin_rummy": "referee.games.gin_rummy:GinRummyGame",
     "yaniv": "referee.games.yaniv:YanivGame",
+    "jass": "referee.games.jass:JassGame",
     "yoninkan": "referee.games.yoninkan:YoninkanGame",
 }
 

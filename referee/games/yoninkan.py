@@ -698,7 +698,7 @@ class YoninkanState(State[YoninkanAction, YoninkanObservation]):
         self._reveal()
         self.results.append((winner, bonus))
         self.log(CHANCE, f"battle {self.battle} to {winner}: honours kan {self.count[KAN]}, mukan {self.count[MUKAN]}"
-                         + (f"; bonus {bonus}" if bonus else ""))
+                         + (f"; bonus {bonus}" if bonus else ""), milestone=True)
         if winner == KAN and self.battle < 3:
             self._start_battle()
         else:
@@ -711,7 +711,7 @@ class YoninkanState(State[YoninkanAction, YoninkanObservation]):
         kan = tuple(sorted(self.kan))
         self.history.append(GameResult(self.game_number, (kan[0], kan[1]), tuple(self.results), points))
         self.log(CHANCE, f"game {self.game_number} over: kan seats {kan[0]} and {kan[1]} score {points:+d} each, "
-                         f"mukan {-points:+d}; totals {' '.join(map(str, self.scores))}")
+                         f"mukan {-points:+d}; totals {' '.join(map(str, self.scores))}", milestone=True)
         if self.game_number >= self.games:
             self._phase = _OVER
             self.to_play = TERMINAL

@@ -41,7 +41,16 @@ def test_play_prints_the_log_and_result_and_the_record_replays(tmp_path: Path) -
     result = arena("play", "--game", "yahtzee", "--bot", HEURISTIC, "--bot", RANDOM_BOT, "--seed", "42",
                    "--log-out", str(log))
     assert result.returncode == 0, result.stderr
-    assert "rolled" in result.stdout and "yahtzee-heuristic" in result.stdout
+    assert result.stdout.startswith("seats: 0 yahtzee-heuristic@1.0, 1 random@1.0\n")
+    assert "scores" in result.stdout and "rolled" not in result.stdout  # a line per scored box, no rolls
+    assert len(result.stdout.splitlines()) < 60
+    verbose = arena("play", "--game", "yahtzee", "--bot", HEURISTIC, "--bot", RANDOM_BOT, "--seed", "42", "-v")
+    assert "rolled" in verbose.stdout and "rerolls" in verbose.stdout
+    as_json = arena("play", "--game", "yahtzee", "--bot", HEURISTIC, "--bot", RANDOM_BOT, "--seed", "42",
+                    "--format", "json")
+    rows = json.loads(as_json.stdout)
+    assert [row["bot"] for row in rows] == ["yahtzee-heuristic@1.0", "random@1.0"]
+    assert all(isinstance(row["score"], float) and isinstance(row["rank"], int) for row in rows)
     record = json.loads(log.read_text())
     assert record["game"] == "yahtzee" and record["seed"] == 42 and record["faults"] == []
     replayed = arena("replay", str(log))

@@ -81,7 +81,10 @@ class TestResults:
         assert [m["id"] for m in listed] == [2, 1] and all(m["status"] == "done" for m in listed)
         shown = invoke("show", "1", "--db", str(played))
         assert shown.exit_code == 0
-        assert "gin_rummy (standard)" in shown.output and "moves (" in shown.output and "seat 0" in shown.output
+        assert "gin_rummy (standard)" in shown.output and "decision times" in shown.output
+        assert "summary:" in shown.output and "match over after" in shown.output and "draws from the stock" not in shown.output
+        verbose = invoke("show", "1", "-v", "--db", str(played))
+        assert "is dealt" in verbose.output and "   0  seat " in verbose.output and "ms)" in verbose.output
         out = tmp_path / "m1.json"
         assert invoke("show", "1", "--out", str(out), "--db", str(played)).exit_code == 0
         replayed = invoke("replay", str(out))  # the stored record replays through the engine

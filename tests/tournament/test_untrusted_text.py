@@ -3,13 +3,11 @@ terminal as plain printable text: no escape sequences, no rich markup."""
 
 from __future__ import annotations
 
-import json
-import sqlite3
-
 import pytest
 from click.testing import CliRunner
 
 from arena.cli import main
+from arena.storage import Database
 
 from .helpers import write_bot
 
@@ -51,6 +49,6 @@ def test_bot_text_is_shown_as_plain_text(tmp_path):
     show = outputs[2]
     assert "[bold]evil" in show  # markup printed literally, not interpreted
     assert "# \ufffd]0;pwned\ufffd[bold red]loud[/] :smile: forged line" in show
-    with sqlite3.connect(db) as conn:
-        record = json.loads(conn.execute("SELECT record FROM matches WHERE id = 1").fetchone()[0])
-    assert all("\x1b" not in move["comment"] for move in record["moves"])
+    with Database(db, readonly=True) as stored:
+        record = stored.match_record(1)
+    assert record is not None and all("\x1b" not in move.comment for move in record.moves)
