@@ -494,8 +494,9 @@ class YanivState(State[YanivAction, YanivObservation]):
         self.log(CHANCE, f"round {self.round_number} ends, {how}; hands: {shown}")
         notes = [f"seat {s} halved {halved[s]}" for s in active if halved[s]]
         notes += [f"seat {s} is out" for s in eliminated]
-        self.log(CHANCE, f"round scores {'-'.join(map(str, scores))}; totals {'-'.join(map(str, self.totals))}"
-                 + ("; " + ", ".join(notes) if notes else ""))
+        self.log(CHANCE, f"round {self.round_number} scores {'-'.join(map(str, scores))}; totals "
+                         f"{'-'.join(map(str, self.totals))}" + ("; " + ", ".join(notes) if notes else ""),
+                 milestone=True)
         still = self._active()
         if len(still) <= 1:
             self._finish(Termination.NORMAL)
@@ -512,7 +513,8 @@ class YanivState(State[YanivAction, YanivObservation]):
         self._phase = _P_OVER
         self.to_play = TERMINAL
         self.termination = termination
-        self.log(CHANCE, f"match over after {self.round_number} rounds: totals {'-'.join(map(str, self.totals))}")
+        self.log(CHANCE, f"match over after {self.round_number} rounds: totals {'-'.join(map(str, self.totals))}",
+                 milestone=True)
 
     # --- the State API -------------------------------------------------------------------
     def current_player(self) -> Seat:
