@@ -17,6 +17,7 @@ import tempfile
 import tomllib
 from pathlib import Path
 
+from arena.resources import random_bot_copies
 from referee.games import game_class, game_names
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -49,6 +50,9 @@ def main() -> None:
         for game in game_names():
             variants = game_class(game).variants if game == "yahtzee" else (game_class(game).variants[0],)
             bots = bots_for(game)
+            cls = game_class(game)
+            if cls.teams is None and len(bots) < cls.min_players:  # Yoninkan seats four
+                bots += random_bot_copies(Path(scratch), cls.min_players - len(bots))
             if len(bots) < 2:
                 print(f"{game}: fewer than two sample bots, no ladder")
                 continue
@@ -57,7 +61,9 @@ def main() -> None:
                 arena("tournament", "run", "--game", game, "--variant", variant, *bot_args, "--rounds",
                       str(args.rounds), "--seed", str(args.seed), "--keep-alive", "--workers", str(args.workers),
                       "--name", f"ladder-{game}-{variant}", "-q", "--db", db)
-                arena("h2h", "--game", game, "--variant", variant, "--db", db)
+                print()
+                arena("ratings", "--game", game, "--variant", variant, "--format", "markdown", "--db", db)
+                arena("h2h", "--game", game, "--variant", variant, "--format", "markdown", "--db", db)
 
 
 if __name__ == "__main__":
