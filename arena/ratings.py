@@ -251,11 +251,14 @@ def head_to_head(db: Database, game: str, variant: str) -> dict[tuple[int, int],
     totals: dict[tuple[int, int], list[float]] = defaultdict(lambda: [0, 0.0])
     for match in db.done_matches(game, variant):
         assert match.ranking is not None
+        met: set[tuple[int, int]] = set()  # a bot filling two seats (its team's) meets each opponent once
         for a, b in itertools.permutations(range(match.num_players), 2):
-            if match.bot_ids[a] == match.bot_ids[b] or teams and team_of.get(a) == team_of.get(b):
+            pair = (match.bot_ids[a], match.bot_ids[b])
+            if pair[0] == pair[1] or teams and team_of.get(a) == team_of.get(b) or pair in met:
                 continue
+            met.add(pair)
             ra, rb = match.ranking[a], match.ranking[b]
-            cell = totals[match.bot_ids[a], match.bot_ids[b]]
+            cell = totals[pair]
             cell[0] += 1
             cell[1] += 1.0 if ra < rb else 0.5 if ra == rb else 0.0
     return {pair: HeadToHead(pair[0], pair[1], int(n), score / n) for pair, (n, score) in totals.items()}

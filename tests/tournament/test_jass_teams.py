@@ -93,5 +93,6 @@ def test_a_tournament_of_two_bots_partnering_themselves(tmp_path) -> None:
     rows = json.loads(_run("ratings", "--game", "jass", "--format", "json", "--db", db).output)
     assert [row["bot"] for row in rows] == ["jass-heuristic", "random"]
     assert [row["matches"] for row in rows] == [4, 4]  # two seats each, but one match is one match
-    h2h = _run("h2h", "--game", "jass", "--db", db).output
-    assert "jass-heuristic" in h2h
+    h2h = json.loads(_run("h2h", "--game", "jass", "--format", "json", "--db", db).output)
+    assert {(cell["bot"], cell["opponent"], cell["matches"]) for cell in h2h} == {
+        ("jass-heuristic@1.0", "random@1.0", 4), ("random@1.0", "jass-heuristic@1.0", 4)}  # matches, not seat pairs
