@@ -26,8 +26,10 @@ from rich.table import Table
 
 from arena.cli_common import (make_time_control, parse_settings, print_faults, print_result, sandbox_options,
                               time_control_options)
-from arena.ratings import RatingRow, head_to_head, rating_table, update_ratings
-from arena.storage import DEFAULT_DB, Database, MatchRow, StorageError
+from arena.queries import (RATING_COLUMNS, BotLookupError, bot_labels, find_bot, h2h_matrix, players_text,
+                           rating_values)
+from arena.ratings import RatingRow, rating_table, update_ratings
+from arena.storage import DEFAULT_DB, Database, StorageError
 from arena.tournament import (RichProgress, RunSummary, TournamentError, TournamentSpec, create_tournament,
                               expand_bots, run_tournament, spec_from_row)
 from referee.games import game_class, game_names
@@ -235,9 +237,7 @@ def list_command(fmt: str, db_path: Path) -> None:
 def print_ratings(db: Database, game: str, variant: str, fmt: str, *, recompute: bool = False) -> list[RatingRow]:
     update_ratings(db, game, variant, recompute=recompute)
     rows = rating_table(db, game, variant)
-    emit(["rank", "bot", "version", "mu", "sigma", "mu-3sigma", "matches", "wins", "mean score", "faults"],
-         [[r.rank, r.bot, r.version, round(r.mu, 3), round(r.sigma, 3), round(r.conservative, 3), r.matches,
-           r.wins, round(r.mean_score, 2), r.faults] for r in rows], fmt, title=f"{game} ({variant}) ratings")
+    emit(list(RATING_COLUMNS), [rating_values(r) for r in rows], fmt, title=f"{game} ({variant}) ratings")
     return rows
 
 
@@ -265,28 +265,17 @@ def h2h(game: str, variant: str | None, fmt: str, db_path: Path) -> None:
     """Head-to-head: each row bot's mean result against each column bot (1 above, 0.5 tied, 0 below)."""
     variant = _check_game(game, variant)
     with open_db(db_path) as db:
-        cells = head_to_head(db, game, variant)
-        ids = sorted({a for a, _ in cells}, key=lambda b: db.bot(b).label)
-        labels = {b: db.bot(b).label for b in ids}
+        matrix = h2h_matrix(db, game, variant)
+    cells = matrix.cells
+    ids = [bot.id for bot in matrix.bots]
+    labels = {bot.id: bot.label for bot in matrix.bots}
     if fmt == "json":
-        click.echo(json.dumps([{"bot": labels[a], "opponent": labels[b], "matches": c.matches,
-                                "result": round(c.result, 4)} for (a, b), c in sorted(cells.items())], indent=1))
+        click.echo(json.dumps([{"bot": labels[a], "opponent": labels[b], "matches": n, "result": round(result, 4)}
+                               for (a, b), (n, result) in sorted(cells.items())], indent=1))
         return
-    rows = [[labels[a]] + [f"{cells[a, b].result:.2f} ({cells[a, b].matches})" if (a, b) in cells else "-"
+    rows = [[labels[a]] + [f"{cells[a, b][1]:.2f} ({cells[a, b][0]})" if (a, b) in cells else "-"
                            for b in ids] for a in ids]
     emit(["bot"] + [labels[b] for b in ids], rows, fmt, title=f"{game} ({variant}) head to head: mean result (matches)")
-
-
-def _players(db: Database, match: MatchRow, labels: dict[int, str]) -> str:
-    parts = []
-    for seat, bot in enumerate(match.bot_ids):
-        if bot not in labels:
-            labels[bot] = db.bot(bot).label
-        text = labels[bot]
-        if match.ranking is not None:
-            text += f" #{match.ranking[seat] + 1}"
-        parts.append(text)
-    return ", ".join(parts)
 
 
 @click.command()
@@ -303,17 +292,14 @@ def matches(tournament_id: int | None, game: str | None, bot_name: str | None, s
     with open_db(db_path) as db:
         bot_id = None
         if bot_name is not None:
-            found = [b for b in db.bots() if bot_name in (b.name, b.label)]
-            if not found:
-                raise click.ClickException(f"no bot {bot_name!r} in {db_path}")
-            if len(found) > 1:
-                raise click.ClickException(f"{bot_name!r} names {len(found)} versions "
-                                           f"({', '.join(b.label for b in found)}); give name@version")
-            bot_id = found[0].id
+            try:
+                bot_id = find_bot(db, bot_name).id
+            except BotLookupError as error:
+                raise click.ClickException(str(error)) from None
         rows_ = db.matches(tournament_id=tournament_id, game=game, bot_id=bot_id, status=status, limit=limit,
                            newest_first=True)
-        labels: dict[int, str] = {}
-        rows = [[m.id, m.tournament_id, f"{m.game}/{m.variant}", m.seed, _players(db, m, labels), m.status,
+        labels = bot_labels(db)
+        rows = [[m.id, m.tournament_id, f"{m.game}/{m.variant}", m.seed, players_text(m, labels), m.status,
                  " ".join(f"{s:g}" for s in m.scores) if m.scores else "", m.reason or ""] for m in rows_]
     emit(["id", "tournament", "game", "seed", "players", "status", "scores", "reason"], rows, fmt, title="matches")
 
@@ -332,8 +318,7 @@ def show(match_id: int, as_json: bool, out: Path | None, db_path: Path) -> None:
             record = db.match_record(match_id)
         except (StorageError, ValueError) as error:
             raise click.ClickException(str(error)) from None
-        labels: dict[int, str] = {}
-        players = _players(db, match, labels)
+        players = players_text(match, bot_labels(db))
     if out is not None:
         if record is None:
             raise click.ClickException(f"match {match_id} has no record ({match.status})")

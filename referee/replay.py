@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -23,8 +24,11 @@ class ReplayReport:
         return not self.problems
 
 
-def replay(record: MatchRecord) -> ReplayReport:
+def replay(record: MatchRecord, on_state: Callable[[int, State[Any, Any]], None] | None = None) -> ReplayReport:
     """Apply the recorded action indices from the recorded seed and compare everything.
+
+    ``on_state(n, state)`` sees the state after the first ``n`` moves, from 0 (before any
+    move) on, for as long as the record agrees with the engine (the web replay viewer).
 
     :raises SettingsError: if the record names a game or setting the engines do not know.
     """
@@ -32,6 +36,8 @@ def replay(record: MatchRecord) -> ReplayReport:
     game = make_game(record.game, variant=record.variant, num_players=record.num_players, settings=record.settings)
     state = game.new_initial_state(record.seed)
     report.state = state
+    if on_state is not None:
+        on_state(0, state)
     for number, move in enumerate(record.moves):
         where = f"move {number}"
         if state.is_terminal():
@@ -49,6 +55,8 @@ def replay(record: MatchRecord) -> ReplayReport:
             report.problems.append(f"{where}: index {move.index} is {str(action)!r}, the record says {move.action!r}")
             return report
         state.apply(action)
+        if on_state is not None:
+            on_state(number + 1, state)
     if not state.is_terminal():
         report.problems.append(f"the game is not over after the {len(record.moves)} recorded moves")
         return report

@@ -1,0 +1,76 @@
+"""The web server's only access to the database: read-only connections and cached ratings.
+
+Connections are opened with SQLite's ``mode=ro`` (:class:`arena.storage.Database`), so the
+server cannot write even by mistake, and WAL lets it read while a tournament writes.
+Request handlers run in a thread pool; each borrows an idle connection for its request.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from arena.queries import rating_signature
+from arena.ratings import RatingPlan, plan_ratings
+from arena.storage import Database
+
+_CACHED_PLANS = 32
+
+
+class ReadOnlyStore:
+    """Pooled read-only connections to one database file.
+
+    :raises StorageError: at construction, if the file is missing or not an arena database.
+    """
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        first = Database(self.path, read_only=True)
+        self._lock = threading.Lock()
+        self._idle = [first]
+        self._all = [first]
+        self._plans: OrderedDict[tuple[object, ...], RatingPlan] = OrderedDict()
+
+    @contextmanager
+    def connect(self) -> Iterator[Database]:
+        """A connection for the length of one request."""
+        with self._lock:
+            db = self._idle.pop() if self._idle else None
+        if db is None:
+            db = Database(self.path, read_only=True)
+            with self._lock:
+                self._all.append(db)
+        try:
+            yield db
+        finally:
+            with self._lock:
+                self._idle.append(db)
+
+    def ratings(self, db: Database, game: str, variant: str) -> RatingPlan:
+        """The up-to-date ratings of a game, recomputed only when a match was played since.
+
+        Results only grow (a played match never changes), so the count and largest id of
+        the played matches identify the ratings.
+        """
+        key = (game, variant, *rating_signature(db, game, variant))
+        with self._lock:
+            plan = self._plans.get(key)
+            if plan is not None:
+                self._plans.move_to_end(key)
+                return plan
+        plan = plan_ratings(db, game, variant)
+        with self._lock:
+            self._plans[key] = plan
+            while len(self._plans) > _CACHED_PLANS:
+                self._plans.popitem(last=False)
+        return plan
+
+    def close(self) -> None:
+        with self._lock:
+            for db in self._all:
+                db.close()
+            self._all.clear()
+            self._idle.clear()
