@@ -359,10 +359,14 @@ def show(match_id: int, as_json: bool, out: Path | None, db_path: Path) -> None:
 @click.option("--workers", type=click.IntRange(min=1), default=lambda: min(2, os.cpu_count() or 1),
               show_default="2", help="Referee worker processes.")
 @click.option("--seed", type=int, default=1, show_default=True, help="Tournament seed.")
-def demo(db_path: Path | None, rounds: int, workers: int, seed: int) -> None:
+@click.option("--serve", "serve_port", is_flag=False, flag_value=8000, type=click.IntRange(1, 65535), default=None,
+              metavar="[PORT]", help="Then serve the results on http://127.0.0.1:PORT/ (default 8000) until Ctrl-C.")
+def demo(db_path: Path | None, rounds: int, workers: int, seed: int, serve_port: int | None) -> None:
     """Register the sample bots, run a short tournament of every game and print the ratings.
 
-    Bots are kept alive across the matches of a worker to make it quick.
+    Bots are kept alive across the matches of a worker to make it quick. With --serve, the
+    leaderboards and replays are then served read-only (the temporary database lives until
+    Ctrl-C).
     """
     if not SAMPLE_BOTS.is_dir():
         raise click.ClickException(f"no sample bots at {SAMPLE_BOTS} (the demo runs from a checkout of arena)")
@@ -392,5 +396,12 @@ def demo(db_path: Path | None, rounds: int, workers: int, seed: int) -> None:
                     print_ratings(db, t.game, t.variant, "table")
         except _EXPECTED as error:
             raise click.ClickException(str(error)) from None
-    where = f"results kept in {db_path}" if db_path else "temporary database removed"
-    console.print(f"\ndemo finished in {time.monotonic() - started:.1f} s; {where}")
+        console.print(f"\ndemo finished in {time.monotonic() - started:.1f} s")
+        if serve_port is not None:
+            from arena.web.server import serve
+
+            try:
+                serve(path, port=serve_port, announce=console.print)
+            except StorageError as error:
+                raise click.ClickException(str(error)) from None
+    console.print(f"results kept in {db_path}" if db_path else "temporary database removed")

@@ -8,6 +8,8 @@ from typing import Any
 
 from markupsafe import Markup
 
+from arena.ratings import MU, SIGMA
+
 _MAX_POINTS = 400
 """Longer histories are thinned to this many points (the last one always kept)."""
 
@@ -25,13 +27,13 @@ def _ticks(low: float, high: float, count: int = 5) -> list[float]:
 
 def rating_history_svg(history: Sequence[dict[str, Any]], title: str, *, width: int = 640,
                        height: int = 240) -> Markup:
-    """mu after each rated match, with a band of one sigma either side and the conservative
-    rating (mu - 3 sigma) dashed.  ``history`` items have ``mu`` and ``sigma``."""
-    points = list(history)
+    """mu after each rated match (from the prior, at 0), with a band of one sigma either side
+    and the conservative rating (mu - 3 sigma) dashed.  ``history`` items have ``mu`` and ``sigma``."""
+    points = [{"mu": MU, "sigma": SIGMA}] + list(history)  # every bot starts from the prior
     if len(points) > _MAX_POINTS:
         stride = len(points) / _MAX_POINTS
         points = [points[int(i * stride)] for i in range(_MAX_POINTS - 1)] + [points[-1]]
-    if not points:
+    if not history:
         return Markup('<p class="empty">No rated matches.</p>')
     left, right, top, bottom = 44, 12, 24, 28
     plot_w, plot_h = width - left - right, height - top - bottom
@@ -60,7 +62,7 @@ def rating_history_svg(history: Sequence[dict[str, Any]], title: str, *, width: 
         '<title>{title}</title><text class="chart-title" x="{left}" y="16">{title}</text>{grid}'
         '<polygon class="band" points="{upper} {lower}"/><polyline class="cons" points="{cons}"/>'
         '<polyline class="mu" points="{mu}"/>'
-        '<text class="tick" x="{left}" y="{axis}">1</text>'
+        '<text class="tick" x="{left}" y="{axis}">0</text>'
         '<text class="tick" x="{xend}" y="{axis}" text-anchor="end">{count} matches</text>'
         '<text class="legend" x="{xend}" y="16" text-anchor="end">mu {mu_last} sigma {sigma_last}</text></svg>'
     ).format(w=width, h=height, title=title, left=left, grid=grid, upper=upper, lower=lower, cons=cons, mu=mu,

@@ -5,6 +5,8 @@ Yahtzee hides nothing, so a seat's view and the full table are the same drawing.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from markupsafe import Markup, escape
 
 from arena.web.renderers import RenderContext
@@ -41,3 +43,8 @@ def render_seat(obs: YahtzeeObservation, ctx: RenderContext) -> Markup:
                   '<tbody>{}<tr class="bonus"><th scope="row">yahtzee bonus</th>{}</tr>'
                   '<tr class="totals"><th scope="row">total</th>{}</tr></tbody></table></div>').format(
         status, dice, head, body, bonus, totals)
+
+
+def render_table(observations: Sequence[YahtzeeObservation], ctx: RenderContext) -> Markup:
+    """Nothing is hidden in Yahtzee: the full table is any seat's view, drawn once."""
+    return render_seat(observations[0], ctx)
