@@ -24,16 +24,26 @@ from referee.replay import replay
 from referee.result import MatchRecord
 
 
+_SCALARS = frozenset({type(None), bool, int, float, str})
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
 def to_jsonable(value: Any) -> Any:
     """An observation (dataclasses, tuples, cards, enums) as plain JSON values; cards as text."""
-    if value is None or isinstance(value, (bool, int, float, str)):
+    kind = type(value)
+    if kind in _SCALARS:
         return value
-    if isinstance(value, Card):
+    if kind is tuple or kind is list:
+        return [v if type(v) in _SCALARS else to_jsonable(v) for v in value]
+    if kind is Card:
         return str(value)
+    names = _FIELDS.get(kind)
+    if names is None and dataclasses.is_dataclass(value) and not isinstance(value, type):
+        names = _FIELDS[kind] = tuple(f.name for f in dataclasses.fields(value))
+    if names is not None:
+        return {name: to_jsonable(getattr(value, name)) for name in names}
     if isinstance(value, enum.Enum):
         return value.value
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: to_jsonable(getattr(value, f.name)) for f in dataclasses.fields(value)}
     if isinstance(value, (frozenset, set)):
         return sorted(to_jsonable(v) for v in value)
     if isinstance(value, (list, tuple)):
@@ -119,5 +129,6 @@ def match_replay(db: Database, match_id: int, view: str | None) -> dict[str, Any
         raise NotFound(f"match {match_id} has no record ({match.status})")
     labels = bot_labels(db)
     players = [labels.get(bot, name) for bot, name in zip(match.bot_ids, record.players)]
-    return replay_steps(record, parse_view(view, record.num_players), players)
+    return dict(replay_steps(record, parse_view(view, record.num_players), players), match_id=match_id,
+                status=match.status)
 

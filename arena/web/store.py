@@ -9,15 +9,41 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Iterator
+from collections.abc import Hashable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 from arena.queries import rating_signature
 from arena.ratings import RatingPlan, plan_ratings
 from arena.storage import Database
 
 _CACHED_PLANS = 32
+_CACHED_REPLAYS = 32
+"""A 200-step replay is about 1 MB of JSON: at most this many are kept."""
+
+
+class LruCache:
+    """A small thread-safe least-recently-used map."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._items: OrderedDict[Hashable, Any] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: Hashable) -> Any:
+        with self._lock:
+            value = self._items.get(key)
+            if value is not None:
+                self._items.move_to_end(key)
+            return value
+
+    def put(self, key: Hashable, value: Any) -> None:
+        with self._lock:
+            self._items[key] = value
+            self._items.move_to_end(key)
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
 
 
 class ReadOnlyStore:
@@ -32,7 +58,9 @@ class ReadOnlyStore:
         self._lock = threading.Lock()
         self._idle = [first]
         self._all = [first]
-        self._plans: OrderedDict[tuple[object, ...], RatingPlan] = OrderedDict()
+        self._plans = LruCache(_CACHED_PLANS)
+        self.replays = LruCache(_CACHED_REPLAYS)
+        """Encoded replays of played matches by ``(match id, view)``: a played match never changes."""
 
     @contextmanager
     def connect(self) -> Iterator[Database]:
@@ -56,16 +84,10 @@ class ReadOnlyStore:
         the played matches identify the ratings.
         """
         key = (game, variant, *rating_signature(db, game, variant))
-        with self._lock:
-            plan = self._plans.get(key)
-            if plan is not None:
-                self._plans.move_to_end(key)
-                return plan
-        plan = plan_ratings(db, game, variant)
-        with self._lock:
-            self._plans[key] = plan
-            while len(self._plans) > _CACHED_PLANS:
-                self._plans.popitem(last=False)
+        plan: RatingPlan | None = self._plans.get(key)
+        if plan is None:
+            plan = plan_ratings(db, game, variant)
+            self._plans.put(key, plan)
         return plan
 
     def close(self) -> None:
