@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from arena.queries import RATING_COLUMNS, bot_labels, current_table, h2h_matrix, rating_values
+from arena.queries import RATING_COLUMNS, bot_labels, h2h_matrix, rating_values
 from arena.ratings import rating_history
 from arena.storage import BotRow, Database, MatchRow, NotFoundError, TournamentRow
 from arena.web.store import ReadOnlyStore
@@ -45,7 +45,7 @@ def games(db: Database) -> list[dict[str, Any]]:
 
 def ratings(store: ReadOnlyStore, db: Database, game: str, variant: str) -> list[dict[str, Any]]:
     """The rating table as ``arena ratings --format json`` prints it, plus bot id and language."""
-    rows = current_table(db, game, variant, store.ratings(db, game, variant))
+    rows = store.table(db, game, variant)
     return [dict(zip(RATING_COLUMNS, rating_values(r)), bot_id=r.bot_id, language=r.language) for r in rows]
 
 
@@ -68,8 +68,7 @@ def bot(store: ReadOnlyStore, db: Database, bot_id: int) -> dict[str, Any]:
     result = []
     for game, variant in played:
         plan = store.ratings(db, game, variant)
-        table = current_table(db, game, variant, plan)
-        mine = next((r for r in table if r.bot_id == bot_id), None)
+        mine = next((r for r in store.table(db, game, variant) if r.bot_id == bot_id), None)
         history = rating_history(db, game, variant, bot_id, plan)
         result.append({"game": game, "variant": variant,
                        "rating": None if mine is None else dict(zip(RATING_COLUMNS, rating_values(mine))),

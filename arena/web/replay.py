@@ -95,8 +95,10 @@ def replay_steps(record: MatchRecord, seat: int | None, players: list[str] | Non
                                 "observation": view, "html": str(html), "move": None, "outcome": None}
         if number:
             move = record.moves[number - 1]
-            step["move"] = dict(move.to_json(), number=number - 1, player=players[move.seat],
-                                faults=faults.get(number - 1, []))
+            step["move"] = {"number": number - 1, "seat": move.seat, "player": players[move.seat],
+                            "index": move.index, "action": move.action, "status": move.status.value,
+                            "elapsed_ms": move.elapsed_ms, "comment": move.comment,
+                            "faults": faults.get(number - 1, [])}
         if state.is_terminal():
             outcome = state.outcome()
             step["outcome"] = {"scores": list(outcome.scores), "ranking": list(outcome.ranking),

@@ -14,8 +14,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from arena.queries import rating_signature
-from arena.ratings import RatingPlan, plan_ratings
+from arena.queries import current_table, rating_signature
+from arena.ratings import RatingPlan, RatingRow, plan_ratings
 from arena.storage import Database
 
 _CACHED_PLANS = 32
@@ -83,12 +83,20 @@ class ReadOnlyStore:
         Results only grow (a played match never changes), so the count and largest id of
         the played matches identify the ratings.
         """
+        return self._cached(db, game, variant)[0]
+
+    def table(self, db: Database, game: str, variant: str) -> list[RatingRow]:
+        """The up-to-date rating table (statistics included), cached like :meth:`ratings`."""
+        return self._cached(db, game, variant)[1]
+
+    def _cached(self, db: Database, game: str, variant: str) -> tuple[RatingPlan, list[RatingRow]]:
         key = (game, variant, *rating_signature(db, game, variant))
-        plan: RatingPlan | None = self._plans.get(key)
-        if plan is None:
+        found: tuple[RatingPlan, list[RatingRow]] | None = self._plans.get(key)
+        if found is None:
             plan = plan_ratings(db, game, variant)
-            self._plans.put(key, plan)
-        return plan
+            found = (plan, current_table(db, game, variant, plan))
+            self._plans.put(key, found)
+        return found
 
     def close(self) -> None:
         with self._lock:

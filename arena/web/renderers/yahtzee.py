@@ -5,6 +5,7 @@ Yahtzee hides nothing, so a seat's view and the full table are the same drawing.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 
 from markupsafe import Markup, escape
@@ -19,6 +20,12 @@ def _name(ctx: RenderContext, seat: int) -> str:
     return ctx.players[seat] if seat < len(ctx.players) else f"seat {seat}"
 
 
+@functools.lru_cache(maxsize=1024)
+def _escaped(text: str) -> str:
+    """Escaped once, not once per step: a replay draws the same names and boxes 200 times."""
+    return str(escape(text))
+
+
 def render_seat(obs: YahtzeeObservation, ctx: RenderContext) -> Markup:
     if obs.current_player == TERMINAL:
         status = Markup('<p class="status">Game over after {} rounds.</p>').format(obs.rounds)
@@ -30,12 +37,12 @@ def render_seat(obs: YahtzeeObservation, ctx: RenderContext) -> Markup:
     seats = range(len(obs.cards))
     # f-strings and escape(), not Markup.format: a replay draws hundreds of these cards.
     head = "".join(f'<th class="{"to-play" if s == obs.current_player else ""}" scope="col">'
-                   f'{escape(_name(ctx, s))}<br><small>seat {s}</small></th>' for s in seats)
+                   f'{_escaped(_name(ctx, s))}<br><small>seat {s}</small></th>' for s in seats)
     body = ""
     for index, box in enumerate(obs.boxes):
         cells = "".join('<td class="empty"></td>' if obs.cards[s][index] is None
                         else f'<td class="filled">{int(obs.cards[s][index] or 0)}</td>' for s in seats)
-        body += f'<tr><th scope="row">{escape(box.replace("_", " "))}</th>{cells}</tr>'
+        body += f'<tr><th scope="row">{_escaped(box.replace("_", " "))}</th>{cells}</tr>'
     bonus = "".join(f"<td>{obs.yahtzee_bonus[s] or ''}</td>" for s in seats)
     totals = "".join(f'<td class="total" data-seat="{s}">{int(obs.totals[s])}</td>' for s in seats)
     head, body, bonus, totals = Markup(head), Markup(body), Markup(bonus), Markup(totals)

@@ -1,5 +1,5 @@
-// A tournament page that follows its progress: polls the JSON API every second until the
-// tournament is finished, and updates the counts, bar, status and latest matches in place.
+// A tournament page that follows its progress: polls the JSON API every second while the
+// tournament runs, and updates the counts, bar, status and latest matches in place.
 (function () {
   "use strict";
   var root = document.getElementById("progress");
@@ -44,8 +44,10 @@
       root.querySelector(".fill").style.width = (p.total ? 100 * p.done / p.total : 0) + "%";
       latestRows(t.latest);
       var finished = t.status === "finished";
+      var running = t.status === "running" || t.status === "created";
       live.textContent = finished ? "" : "(live)";
-      if (!finished) setTimeout(poll, 1000);
+      // An interrupted or incomplete tournament may be resumed: keep watching, less often.
+      if (!finished) setTimeout(poll, running ? 1000 : 5000);
     }).catch(function () {
       live.textContent = "(connection lost; retrying)";
       setTimeout(poll, 3000);
