@@ -20,6 +20,7 @@ from arena.web.renderers import RenderContext, render_seat, renderer_for
 from arena.web.replay import replay_steps, to_jsonable
 from referee.games import make_game
 from referee.replay import replay
+from referee.result import Fault, FaultKind
 
 from tournament.helpers import record, tournament_db
 from .conftest import XSS_NAME
@@ -186,3 +187,21 @@ def test_serve_errors_are_one_line(tmp_path):
     empty.touch()
     result = runner.invoke(main, ["serve", "--db", str(empty)])
     assert result.exit_code == 1 and "not an arena database" in result.output
+
+
+def test_faults_filter_and_marks(tmp_path):
+    db, tid, bots = tournament_db(tmp_path / "f.db", 2, [(0, 1), (1, 0), (0, 1)])
+    ids = [m.id for m in db.matches(tournament_id=tid)]
+    timeout = Fault(1, FaultKind.TIMEOUT, "deadline 1.00 s exceeded", 0)
+    for match_id in ids:
+        db.store_result(match_id, record(match_id, (0, 1), faults=[timeout] if match_id == ids[1] else []))
+    db.close()
+    with TestClient(create_app(tmp_path / "f.db")) as client:
+        faulty = client.get("/api/matches", params={"faults": "yes"}).json()
+        assert [m["id"] for m in faulty["matches"]] == [ids[1]] and faulty["matches"][0]["seats"][1]["faults"] == 1
+        clean = client.get("/api/matches", params={"faults": "no"}).json()
+        assert sorted(m["id"] for m in clean["matches"]) == [ids[0], ids[2]]
+        page = client.get("/matches").text
+        assert page.count('class="status-done has-faults"') == 1 and "⚠1" in page
+        ratings = client.get("/api/games/yahtzee/yahtzee/ratings").json()
+        assert {r["bot"]: r["faults"] for r in ratings} == {"bot0": 1, "bot1": 0}  # seat 1 of (bot1, bot0)
