@@ -8,14 +8,13 @@ latency (median and p99) and time-bank use; any fault is a failure.
 
 from __future__ import annotations
 
+import shutil
 import statistics
-import tempfile
 import time
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from arena.sdk import BoundServer, random_decide, serve
-from referee.bots import BotSpec
+from referee.bots import BotSpec, scratch_folder
 from referee.client import PROTOCOL_VERSION
 from referee.games import game_class, game_names
 from referee.match import BotConnection, MatchConfig, TimeControl, run_match
@@ -88,7 +87,7 @@ def check_bot(spec: BotSpec, *, matches: int = 2, seed: int = 0, time_control: T
         return report
     report.startup_s = time.monotonic() - started
     opponents: list[BoundServer] = []
-    folder = Path(tempfile.mkdtemp(prefix="arena-check-"))
+    folder = scratch_folder("check")  # the random opponents' sockets
     try:
         info = connection.info
         report.identity = (f"{info.name} {info.version} by {info.author or '?'}, protocol {info.protocol_version}, "
@@ -113,6 +112,7 @@ def check_bot(spec: BotSpec, *, matches: int = 2, seed: int = 0, time_control: T
         connection.close()
         for server in opponents:
             server.stop(None)
+        shutil.rmtree(folder, ignore_errors=True)
     return report
 
 

@@ -9,26 +9,69 @@ errors with a non-zero exit, never tracebacks.
 from __future__ import annotations
 
 import json
+import os
+import sqlite3
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 from rich.console import Console
 from rich.table import Table
 
-from arena.cli_common import make_time_control, parse_settings, print_result, sandbox_options, time_control_options
-from referee.bots import BotSpecError, BotStartError, resolve_bot
+from arena.cli_common import (make_time_control, output_path_problem, parse_settings, print_match_log, print_result,
+                              print_seats, sandbox_options, save_record, time_control_options)
+from arena.output import Column, emit, format_option
+from arena.storage import INTEGRITY_HINT
+from referee.bots import BotSpecError, resolve_bot
 from referee.games import game_class, game_names
 from referee.games.base import SettingsError
-from referee.match import BotConnection, MatchConfig, run_match
+from referee.match import MatchConfig, run_match
 from referee.replay import replay
-from referee.result import MatchRecord
+from referee.result import FaultKind, MatchRecord
 from referee.sandbox import SandboxConfig
 
-console = Console(highlight=False, soft_wrap=True)
+console = Console(highlight=False, markup=False, emoji=False, soft_wrap=True)
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+DB_META = "arena.db"
+"""``ctx.meta`` key: the database file a command opened, named in errors about it."""
+
+
+class _Guarded(click.Group):
+    """The ``arena`` group: whatever goes wrong ends in one ``Error:`` line, never a traceback.
+
+    A damaged database file shows up as :class:`sqlite3.DatabaseError` wherever a query
+    first touches the damage; it is named with the command to check it.  Any other
+    unexpected exception is reported as an internal error (``ARENA_DEBUG=1`` shows the
+    traceback).
+    """
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if any("\x00" in arg for arg in args):  # only reachable from Python: argv cannot hold NUL
+            raise click.UsageError("an argument contains a NUL byte", ctx)
+        return super().parse_args(ctx, args)
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except (click.exceptions.Exit, click.ClickException, click.Abort, SystemExit, KeyboardInterrupt):
+            raise
+        except sqlite3.DatabaseError as error:
+            path = ctx.meta.get(DB_META, "the database")
+            raise click.ClickException(f"cannot read {path}: {error}; it may be damaged: "
+                                       + INTEGRITY_HINT.format(path=path)) from None
+        except Exception as error:  # noqa: BLE001 - the last line of defence
+            if os.environ.get("ARENA_DEBUG"):
+                raise
+            where = f" while using {ctx.meta[DB_META]} (if damaged, {INTEGRITY_HINT.format(path=ctx.meta[DB_META])})" \
+                if DB_META in ctx.meta else ""
+            text = " ".join(str(error).split())[:300]
+            raise click.ClickException(f"internal error{where}: {type(error).__name__}: {text} "
+                                       f"(set ARENA_DEBUG=1 for the traceback)") from None
+
+
+@click.group(cls=_Guarded, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="arena")
 def main() -> None:
     """arena: run bots written in any language against each other in card and dice games.
@@ -40,11 +83,39 @@ def main() -> None:
 
 
 @main.command()
-def games() -> None:
+@format_option
+def games(fmt: str) -> None:
     """List the games, their variants, seat counts and settings."""
+    if fmt == "csv":  # one value per cell: a row per game and variant (settings: use json)
+        emit([Column(key) for key in ("game", "variant", "min_players", "max_players", "default_players")],
+             [{"game": name, "variant": variant, "min_players": game_class(name).min_players,
+               "max_players": game_class(name).max_players, "default_players": game_class(name).default_players}
+              for name in game_names() for variant in game_class(name).variants], fmt)
+        return
+    if fmt == "json":
+        rows = []
+        for name in game_names():
+            cls = game_class(name)
+            settings = [{"name": s.name, "default": s.default, "help": s.help, "minimum": s.minimum,
+                         "maximum": s.maximum, "choices": list(s.choices) if s.choices else None}
+                        for s in cls.settings_spec]
+            rows.append({"game": name, "variants": list(cls.variants), "min_players": cls.min_players,
+                         "max_players": cls.max_players, "default_players": cls.default_players,
+                         "teams": [list(team) for team in cls.teams] if cls.teams else None, "settings": settings})
+        emit([Column(key) for key in ("game", "variants", "min_players", "max_players", "default_players", "teams",
+                                      "settings")], rows, fmt)
+        return
+    if fmt == "markdown":
+        emit([Column("game"), Column("variants"), Column("players"), Column("settings")],
+             [{"game": name, "variants": ", ".join(game_class(name).variants),
+               "players": f"{game_class(name).min_players}-{game_class(name).max_players}",
+               "settings": ", ".join(f"{s.name}={s.default}" for s in game_class(name).settings_spec)}
+              for name in game_names()], fmt, title="games")
+        return
     for name in game_names():
         cls = game_class(name)
-        console.print(f"[bold]{name}[/bold]: variants {', '.join(cls.variants)}; "
+        console.print(name, style="bold", end="")
+        console.print(f": variants {', '.join(cls.variants)}; "
                       f"{cls.min_players}-{cls.max_players} players (default {cls.default_players})")
         for setting in cls.settings_spec:
             console.print(f"    --setting {setting.name}=  {setting.help} (default {setting.default})")
@@ -59,16 +130,22 @@ def games() -> None:
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the match's random generator.")
 @time_control_options
 @sandbox_options
-@click.option("--log-out", type=click.Path(dir_okay=False, writable=True, path_type=Path), default=None,
+@click.option("--log-out", type=click.Path(path_type=Path), default=None,
               help="Write the full match record (JSON) here, for `arena replay`.")
-@click.option("--quiet", "-q", is_flag=True, help="Print only the result, not the move log.")
+@click.option("--verbose", "-v", is_flag=True, help="Print every move and what it caused, as the match goes.")
+@click.option("--quiet", "-q", is_flag=True, help="Print only the result: no seats, no summary.")
+@format_option
 def play(game_name: str, variant: str | None, settings: tuple[str, ...], bots: tuple[str, ...], seed: int,
          move_timeout: float, time_bank: float, max_faults: int, startup_timeout: float, sandbox: SandboxConfig,
-         log_out: Path | None, quiet: bool) -> None:
-    """Play one match and print its log and result.
+         log_out: Path | None, verbose: bool, quiet: bool, fmt: str) -> None:
+    """Play one match and print who sat where, a line per hand (or round, or battle) and the
+    result; -v prints every move, --format json|csv prints only the result, for programs.
 
-    A bot that does not start is an error here (a tournament records it as a forfeit)."""
+    A bot that does not become ready forfeits, as in a tournament: the match is played, its
+    record written and its result printed, and the command then exits 1 saying why."""
     try:
+        if log_out is not None and (problem := output_path_problem(log_out)) is not None:
+            raise click.ClickException(f"--log-out {log_out}: {problem}")
         cls = game_class(game_name)
         specs = [resolve_bot(text) for text in bots]
         config = MatchConfig(game=game_name, variant=variant, settings=parse_settings(settings), seed=seed,
@@ -81,23 +158,35 @@ def play(game_name: str, variant: str | None, settings: tuple[str, ...], bots: t
                                    f"{', '.join(spec.games)})")
     except (SettingsError, BotSpecError) as error:
         raise click.ClickException(str(error)) from None
-    connections: list[BotConnection] = []
-    try:
-        for spec in specs:
-            connections.append(BotConnection(spec, startup_timeout, sandbox))
-        record = run_match(config, connections, on_line=None if quiet else console.print)
-    except BotStartError as error:
-        raise click.ClickException(str(error)) from None
-    finally:
-        for connection in connections:
-            connection.close()
+    people = fmt in ("table", "markdown")
+    if people and not quiet:
+        print_seats(console, [spec.label for spec in specs])
+    record = run_match(config, specs, on_line=console.print if verbose and people else None)
+    if people and not quiet and not verbose and record.finished:
+        print_match_log(console, record, verbose=False)
+    errors = []
+    why: str | None = None
     if log_out is not None:
-        log_out.write_text(record.dumps() + "\n", encoding="utf-8")
+        written, why = save_record(record, log_out)
+        if why is not None:
+            errors.append(f"could not write the match record to {log_out} ({why}); "
+                          + (f"it is in {written} instead" if written else "nor could it be saved anywhere else"))
     if not record.finished:
-        raise click.ClickException(f"match {record.match_id} did not finish: {record.reason}")
-    print_result(console, record, f"{record.game} ({record.variant}), seed {record.seed}: {record.reason}")
-    if log_out is not None:
-        console.print(f"match record written to {log_out}")
+        errors.insert(0, f"match {record.match_id} did not finish: {record.reason}")
+        raise click.ClickException("; ".join(errors))
+    if people:
+        print_result(console, record, f"{record.game} ({record.variant}), seed {record.seed}: {record.reason}")
+        if log_out is not None and why is None:
+            console.print(f"match record written to {log_out}")
+    else:
+        emit([Column(key) for key in ("seat", "bot", "rank", "score", "faults", "forfeited")],
+             [{"seat": seat, "bot": record.players[seat], "rank": record.ranking[seat], "score": record.scores[seat],
+               "faults": sum(1 for fault in record.faults if fault.seat == seat), "forfeited": seat in record.forfeited}
+              for seat in range(record.num_players)], fmt)
+    errors[:0] = [f"seat {fault.seat} forfeited at start-up: {fault.detail}"
+                  for fault in record.faults if fault.kind is FaultKind.STARTUP]
+    if errors:
+        raise click.ClickException("; ".join(errors))
 
 
 @main.command("replay")
@@ -110,8 +199,10 @@ def replay_command(record_file: Path) -> None:
     try:
         record = MatchRecord.from_json(json.loads(record_file.read_text(encoding="utf-8")))
         report = replay(record)
-    except (ValueError, OSError) as error:  # json, format and settings errors are ValueErrors
+    except (ValueError, OSError) as error:  # json, format, field and settings errors are ValueErrors
         raise click.ClickException(f"cannot replay {record_file}: {error}") from None
+    except RecursionError:
+        raise click.ClickException(f"cannot replay {record_file}: its JSON is nested too deeply") from None
     if report.ok:
         console.print(f"replay OK: {len(record.moves)} moves, result matches "
                       f"(scores {', '.join(f'{s:g}' for s in record.scores)}; ranking {record.ranking})")
@@ -176,6 +267,15 @@ def _register_tournament_commands() -> None:
 
     for name in ("tournament", "ratings", "h2h", "matches", "show", "demo"):
         main.add_command(getattr(cli_tournament, name), name)
+    main.add_command(cli_tournament.db_group, "db")
+
+
+def _register_bot_author_commands() -> None:
+    """Starter kits and the .proto files live in :mod:`arena.cli_kits`."""
+    from arena import cli_kits
+
+    main.add_command(cli_kits.new_bot, "new-bot")
+    main.add_command(cli_kits.proto, "proto")
 
 
 def _register_web_commands() -> None:
@@ -186,6 +286,7 @@ def _register_web_commands() -> None:
 
 
 _register_tournament_commands()
+_register_bot_author_commands()
 _register_web_commands()
 
 if __name__ == "__main__":

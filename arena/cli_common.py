@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import functools
+import os
+import tempfile
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any, TypeVar
 
 import click
@@ -11,10 +14,20 @@ from rich.console import Console
 from rich.table import Table
 
 from referee.match import TimeControl
-from referee.result import MatchRecord
+from referee.result import MatchRecord, MoveStatus
 from referee.sandbox import Limits, SandboxConfig, SandboxError, SandboxMode
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+
+def check_output_path(path: Any, option: str) -> None:
+    """Refuse an output file that cannot be written, before any work is done.
+
+    :raises click.BadParameter: naming the option and the reason (:func:`output_path_problem`).
+    """
+    problem = output_path_problem(Path(path))
+    if problem is not None:
+        raise click.BadParameter(f"{path}: {problem}", param_hint=option)
 
 
 def parse_settings(pairs: Sequence[str]) -> dict[str, str]:
@@ -85,6 +98,38 @@ def sandbox_options(function: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
+def executor_options(function: F) -> F:
+    """Add --executor and --scheduler; the command gets ``executor_factory``: ``None`` for the
+    local workers, else a factory of Dask executors (checked here: without the ``distributed``
+    extra, a one-line error before anything is written)."""
+
+    def wrapper(*args: Any, executor: str, scheduler: str | None, **kwargs: Any) -> Any:
+        factory = None
+        if executor == "dask":
+            try:
+                from arena.executors.dask import executor_factory
+            except ImportError as error:
+                raise click.ClickException(str(error)) from None
+            factory = executor_factory(scheduler, announce=click.echo)
+        elif scheduler is not None:
+            raise click.BadParameter("needs --executor dask", param_hint="--scheduler")
+        return function(*args, executor_factory=factory, **kwargs)
+
+    wrapper = functools.update_wrapper(wrapper, function)
+    options = [
+        click.option("--executor", type=click.Choice(["local", "dask"]), default="local", show_default=True,
+                     help="Where matches run: --workers processes on this machine, or a Dask cluster "
+                          "(pip install 'arena[distributed]'; see docs/scaling.md)."),
+        click.option("--scheduler", metavar="tcp://HOST:PORT", default=None,
+                     help="With --executor dask: the scheduler of a running cluster, which then plays as many "
+                          "matches at once as it has worker threads (default: start a local cluster of "
+                          "--workers processes)."),
+    ]
+    for option in reversed(options):
+        wrapper = option(wrapper)
+    return wrapper  # type: ignore[return-value]
+
+
 def print_result(console: Console, record: MatchRecord, title: str) -> None:
     """A finished match's ranking table, then one line per fault."""
     table = Table(title=title)
@@ -98,7 +143,87 @@ def print_result(console: Console, record: MatchRecord, title: str) -> None:
     print_faults(console, record)
 
 
+def print_seats(console: Console, players: Sequence[str]) -> None:
+    """Who sits where, one line."""
+    console.print("seats: " + ", ".join(f"{seat} {name}" for seat, name in enumerate(players)))
+
+
+def print_match_log(console: Console, record: MatchRecord, *, verbose: bool) -> None:
+    """The match as the engine tells it, re-simulated from the record.
+
+    Short (the default): the milestones only, one line per hand, round or battle.  Verbose:
+    every move with its status, time and comment, each followed by what it caused (deals,
+    draws, hand ends); the full table's view, as an organiser may see it.
+    """
+    from referee.games import make_game
+
+    state = make_game(record.game, variant=record.variant, num_players=record.num_players,
+                      settings=record.settings).new_initial_state(record.seed)
+    shown = 0
+
+    def flush() -> None:
+        nonlocal shown
+        for event in state.events[shown:]:
+            if verbose and event.action is None:
+                console.print(f"        {event.text}")
+            elif not verbose and event.milestone:
+                console.print(f"  {event.text}")
+        shown = len(state.events)
+
+    flush()
+    for number, move in enumerate(record.moves):
+        if state.is_terminal():
+            break
+        legal = state.legal_actions()
+        if not 0 <= move.index < len(legal):
+            console.print(f"  (the record does not replay from move {number}: `arena replay` says why)")
+            return
+        if verbose:
+            status = "" if move.status is MoveStatus.OK else f" [{move.status.value}]"
+            comment = f"  # {move.comment}" if move.comment else ""
+            console.print(f"  {number:4d}  seat {move.seat} {record.players[move.seat]}: {move.action}{status} "
+                          f"({move.elapsed_ms:.1f} ms){comment}")
+        state.apply(legal[move.index])
+        flush()
+
+
 def print_faults(console: Console, record: MatchRecord) -> None:
     for fault in record.faults:
         at = f" at move {fault.decision}" if fault.decision is not None else ""
         console.print(f"fault: seat {fault.seat} {fault.kind.value}{at}: {fault.detail}")
+
+
+def output_path_problem(path: Path) -> str | None:
+    """Why ``path`` cannot take an output file, or ``None``: checked before any work, so that
+    a long match or export does not end in an unwritable path."""
+    if path.is_dir():
+        return "is a folder"
+    if path.exists() or path.is_symlink():
+        return None if os.access(path, os.W_OK) else "is not writable"
+    folder = path.parent
+    if not folder.is_dir():
+        return f"folder {folder} does not exist"
+    if not os.access(folder, os.W_OK | os.X_OK):
+        return f"cannot create files in {folder}"
+    return None
+
+
+def save_record(record: MatchRecord, path: Path) -> tuple[Path | None, str | None]:
+    """Write the record's JSON to ``path``; if that fails (the disk filled, the folder went
+    away), to a new file in the temporary folder instead, so that a played match is not lost.
+
+    :returns: where it was written (``None``: nowhere), and why not to ``path`` (``None``: it was).
+    """
+    text = record.dumps() + "\n"
+    try:
+        path.write_text(text, encoding="utf-8")
+        return path, None
+    except OSError as error:
+        why = error.strerror or str(error)
+    try:
+        handle, fallback = tempfile.mkstemp(prefix=f"arena-match-{record.match_id}-", suffix=".json")
+        with os.fdopen(handle, "w", encoding="utf-8") as file:
+            file.write(text)
+        return Path(fallback), why
+    except OSError:
+        return None, why

@@ -7,41 +7,45 @@ print.  Every expected failure is a one-line ``Error: ...`` and exit status 1.
 
 from __future__ import annotations
 
-import csv
-import io
-import json
+import dataclasses
 import os
+import math
 import random
+import shutil
+import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import click
 from rich import box
-from rich.console import Console
 from rich.table import Table
 
-from arena.cli_common import (make_time_control, parse_settings, print_faults, print_result, sandbox_options,
-                              time_control_options)
-from arena.queries import (RATING_COLUMNS, BotLookupError, bot_labels, find_bot, h2h_matrix, players_text,
-                           rating_values)
-from arena.ratings import RatingRow, rating_table, update_ratings
+from arena.cli_common import (check_output_path, executor_options, make_time_control, parse_settings, print_faults,
+                              print_match_log, print_result, sandbox_options, time_control_options)
+from arena.executors import ExecutorError
+from arena.output import Column, console, emit, format_option
+from arena.preflight import preflight
+from arena.queries import BotLookupError, bot_labels, find_bot, h2h_matrix, players_text, rating_json
+from arena.ratings import RatingRow, rating_table, ratings_stale, update_ratings
+from arena.resources import sample_bots_dir
 from arena.storage import DEFAULT_DB, Database, StorageError
-from arena.tournament import (RichProgress, RunSummary, TournamentError, TournamentSpec, create_tournament,
-                              expand_bots, run_tournament, spec_from_row)
+from arena.tournament import (RichProgress, RunSummary, TournamentError, TournamentSpec, abandon_tournament,
+                              create_tournament, delete_tournament, expand_bots, plan_tournament, run_tournament,
+                              spec_from_row)
+from referee.bots import MANIFEST_NAME, BotSpec, resolve_bot
 from referee.games import game_class, game_names
 from referee.games.base import SettingsError
+from referee.result import MatchRecord, MoveStatus
 from referee.sandbox import SandboxConfig, SandboxError
 
-console = Console(highlight=False, soft_wrap=True, width=None if sys.stdout.isatty() else 160)
-"""Piped output is not squeezed to 80 columns: tables keep their natural width."""
-FORMATS = ("table", "csv", "json", "markdown")
-SAMPLE_BOTS = Path(__file__).resolve().parent.parent / "sample_bots" / "python"
+SAMPLE_BOTS = sample_bots_dir() / "python"
+"""The demo's bots: every Python sample bot (shipped inside the package, see arena.resources)."""
 
-_EXPECTED = (StorageError, TournamentError, SettingsError, SandboxError)
+_EXPECTED = (StorageError, TournamentError, SettingsError, SandboxError, ExecutorError)
 
 
 def db_option(function: Callable[..., Any]) -> Callable[..., Any]:
@@ -51,50 +55,17 @@ def db_option(function: Callable[..., Any]) -> Callable[..., Any]:
         function)
 
 
-def format_option(function: Callable[..., Any]) -> Callable[..., Any]:
-    return click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True,
-                        help="Output format.")(function)
+def open_db(path: Path, *, create: bool = False, readonly: bool = False) -> Database:
+    """Open the database, noting it for error messages (see ``arena.cli._Guarded``).
 
-
-def open_db(path: Path, *, create: bool = False) -> Database:
-    """Open the database; for read-only commands a missing file is an error, not a new file."""
+    Commands that only read pass ``readonly``: the file is opened in SQLite's read-only
+    mode, so a missing, empty or foreign file is reported and never changed.
+    """
+    click.get_current_context().meta["arena.db"] = path
     try:
-        return Database(path, create=create)
+        return Database(path, create=create, readonly=readonly)
     except StorageError as error:
         raise click.ClickException(str(error)) from None
-
-
-def emit(headers: Sequence[str], rows: Sequence[Sequence[Any]], fmt: str, *, title: str = "") -> None:
-    """Print rows as a rich table, CSV, JSON (a list of objects) or a Markdown table."""
-    if fmt == "csv":
-        out = io.StringIO()
-        writer = csv.writer(out, lineterminator="\n")
-        writer.writerow(headers)
-        writer.writerows(rows)
-        click.echo(out.getvalue(), nl=False)
-    elif fmt == "json":
-        click.echo(json.dumps([dict(zip(headers, row)) for row in rows], indent=1))
-    elif fmt == "markdown":
-        if title:
-            click.echo(f"**{title}**\n")
-        click.echo("| " + " | ".join(headers) + " |")
-        click.echo("|" + "|".join(" --- " if i == 0 else " ---: " for i in range(len(headers))) + "|")
-        for row in rows:
-            click.echo("| " + " | ".join(_text(cell) for cell in row) + " |")
-    else:
-        table = Table(title=title or None, box=box.SIMPLE_HEAD, pad_edge=False)
-        for header in headers:
-            left = header in ("bot", "name", "players", "reason", "game", "variant", "format", "status", "created")
-            table.add_column(header, justify="left" if left else "right", no_wrap=header in ("bot", "mu-3sigma"))
-        for row in rows:
-            table.add_row(*(_text(cell) for cell in row))
-        console.print(table)
-
-
-def _text(cell: Any) -> str:
-    if isinstance(cell, float):
-        return f"{cell:.2f}"
-    return "" if cell is None else str(cell)
 
 
 def _check_game(game: str, variant: str | None) -> str:
@@ -151,15 +122,25 @@ def _print_summary(db: Database, tid: int, summary: RunSummary) -> None:
               help="Start each bot once per worker and reuse it across matches (faster, less isolated).")
 @click.option("--max-tables", type=click.IntRange(min=1), default=2000, show_default=True,
               help="Above this many tables per round, play a pair-balanced sample.")
+@click.option("--allow-broken", is_flag=True,
+              help="Run even if the pre-flight check finds bots that are not ready (they forfeit).")
+@click.option("--no-preflight", "skip_preflight", is_flag=True,
+              help="Skip the pre-flight check (bots are then first started by the matches).")
 @time_control_options
 @sandbox_options
+@executor_options
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 @db_option
 def run_command(game: str, variant: str | None, settings: tuple[str, ...], bots: tuple[str, ...], rounds: int,
                 workers: int, duplicate: bool | None, table_size: int | None, seed: int | None, name: str,
-                keep_alive: bool, max_tables: int, move_timeout: float, time_bank: float, max_faults: int,
-                startup_timeout: float, sandbox: SandboxConfig, quiet: bool, db_path: Path) -> None:
+                keep_alive: bool, max_tables: int, allow_broken: bool, skip_preflight: bool, move_timeout: float,
+                time_bank: float, max_faults: int, startup_timeout: float, sandbox: SandboxConfig,
+                executor_factory: Callable[..., Any] | None, quiet: bool, db_path: Path) -> None:
     """Schedule a round-robin tournament and play it.
+
+    Before anything is stored, a pre-flight check starts every bot once: it must serve,
+    identify itself and claim the game; otherwise the run is refused (see --allow-broken).
+    Bots given by address are entered under the name and version they report.
 
     Two-player games: every pair, both seat orders. Free-for-all games: tables of
     --table-size with every seat rotation. Team games: every partnership, both sides. The
@@ -176,18 +157,44 @@ def run_command(game: str, variant: str | None, settings: tuple[str, ...], bots:
                               rounds=rounds, duplicate=duplicate, table_size=table_size, seed=seed,
                               time_control=make_time_control(move_timeout, time_bank, max_faults, startup_timeout),
                               name=name, max_tables=max_tables, keep_alive=keep_alive, sandbox=sandbox)
-        with Database(db_path) as db:
-            tid = create_tournament(db, spec)
+        plan = plan_tournament(spec)  # everything is checked before the database file is touched
+        if not skip_preflight:
+            spec = dataclasses.replace(spec, bots=tuple(_preflight(spec, allow_broken)))
+            plan = plan_tournament(spec)
+        with open_db(db_path, create=True) as db:
+            tid = create_tournament(db, plan)
             t = db.tournament(tid)
             total = sum(db.match_counts(tid).values())
             console.print(f"tournament {tid}: {t.game} ({t.variant}), {len(specs)} bots, {t.options['format']}, "
                           f"duplicate deals {'on' if t.duplicate else 'off'}, seed {t.seed}: {total} matches "
                           f"on {min(workers, total)} worker(s); database {db_path}")
             summary = run_tournament(db, tid, workers=workers, keep_alive=keep_alive,
-                                     progress=None if quiet else RichProgress(f"{t.game} ({t.variant})"))
+                                     progress=None if quiet else RichProgress(f"{t.game} ({t.variant})"),
+                                     executor_factory=executor_factory)
             _print_summary(db, tid, summary)
     except _EXPECTED as error:
         raise click.ClickException(str(error)) from None
+
+
+def _preflight(spec: TournamentSpec, allow_broken: bool) -> list[BotSpec]:
+    """Check every bot (:mod:`arena.preflight`); print what is wrong; refuse unless allowed."""
+    checks = preflight(spec.bots, spec.game, startup_timeout=spec.time_control.startup_timeout,
+                       sandbox=spec.sandbox)
+    for check in checks:
+        for warning in check.warnings:
+            console.print(f"warning: bot {check.spec.label}: {warning}")
+    broken = [check for check in checks if not check.ready]
+    if broken:
+        table = Table(title="bots not ready", box=box.SIMPLE_HEAD, pad_edge=False)
+        table.add_column("bot", no_wrap=True)
+        table.add_column("problem")
+        for check in broken:
+            table.add_row(check.spec.label, check.problem or "")
+        console.print(table)
+        if not allow_broken:
+            raise TournamentError(f"{len(broken)} of {len(checks)} bot(s) not ready (listed above); fix them, "
+                                  f"leave them out, or run with --allow-broken to let them forfeit")
+    return [check.spec for check in checks]
 
 
 @tournament.command("resume")
@@ -195,9 +202,11 @@ def run_command(game: str, variant: str | None, settings: tuple[str, ...], bots:
 @click.option("--workers", type=click.IntRange(min=1), default=lambda: min(4, os.cpu_count() or 1),
               show_default="CPU count, at most 4", help="Referee worker processes.")
 @click.option("--keep-alive/--no-keep-alive", default=None, help="Override the tournament's keep-alive choice.")
+@executor_options
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 @db_option
-def resume_command(tournament_id: int, workers: int, keep_alive: bool | None, quiet: bool, db_path: Path) -> None:
+def resume_command(tournament_id: int, workers: int, keep_alive: bool | None,
+                   executor_factory: Callable[..., Any] | None, quiet: bool, db_path: Path) -> None:
     """Play the matches of tournament TOURNAMENT_ID that are not done (pending or failed)."""
     db = open_db(db_path)
     try:
@@ -209,7 +218,8 @@ def resume_command(tournament_id: int, workers: int, keep_alive: bool | None, qu
         console.print(f"tournament {tournament_id}: {counts['done']} of {sum(counts.values())} matches done, "
                       f"{left} to play")
         summary = run_tournament(db, tournament_id, workers=workers, keep_alive=keep_alive,
-                                 progress=None if quiet or not left else RichProgress(f"{t.game} ({t.variant})"))
+                                 progress=None if quiet or not left else RichProgress(f"{t.game} ({t.variant})"),
+                                 executor_factory=executor_factory)
         _print_summary(db, tournament_id, summary)
     except _EXPECTED as error:
         raise click.ClickException(str(error)) from None
@@ -217,28 +227,92 @@ def resume_command(tournament_id: int, workers: int, keep_alive: bool | None, qu
         db.close()
 
 
+@tournament.command("abandon")
+@click.argument("tournament_id", type=int)
+@db_option
+def abandon_command(tournament_id: int, db_path: Path) -> None:
+    """Give up on tournament TOURNAMENT_ID: its played matches stay (and stay rated); the
+    unplayed ones are never played, and `resume` refuses it."""
+    with open_db(db_path) as db:
+        try:
+            abandon_tournament(db, tournament_id)
+            counts = db.match_counts(tournament_id)
+        except _EXPECTED as error:
+            raise click.ClickException(str(error)) from None
+    console.print(f"tournament {tournament_id} abandoned: {counts['done']} played match(es) kept, "
+                  f"{counts['pending'] + counts['failed']} unplayed")
+
+
+@tournament.command("delete")
+@click.argument("tournament_id", type=int)
+@click.option("--yes", "-y", is_flag=True, help="Do not ask for confirmation.")
+@db_option
+def delete_command(tournament_id: int, yes: bool, db_path: Path) -> None:
+    """Delete tournament TOURNAMENT_ID and all its matches, then recompute its game's ratings.
+
+    This cannot be undone: `arena db backup` first if in doubt.
+    """
+    with open_db(db_path) as db:
+        try:
+            t = db.tournament(tournament_id)
+            total = sum(db.match_counts(tournament_id).values())
+            if not yes:
+                if not sys.stdin.isatty():
+                    raise click.ClickException("not deleting without confirmation: run it in a terminal or add --yes")
+                click.confirm(f"delete tournament {tournament_id} ({t.game} {t.variant}, {total} matches) from "
+                              f"{db_path}?", abort=True)
+            deleted = delete_tournament(db, tournament_id)
+        except _EXPECTED as error:
+            raise click.ClickException(str(error)) from None
+    console.print(f"tournament {tournament_id} deleted with its {deleted} match(es); {t.game} ({t.variant}) "
+                  f"ratings recomputed")
+
+
 @tournament.command("list")
 @format_option
 @db_option
 def list_command(fmt: str, db_path: Path) -> None:
     """List the tournaments in the database."""
-    with open_db(db_path) as db:
+    with open_db(db_path, readonly=True) as db:
         rows = []
         for t in db.tournaments():
             counts = db.match_counts(t.id)
-            rows.append([t.id, t.name, t.game, t.variant, t.options.get("format", t.format), len(db.tournament_bots(t.id)),
-                         f"{counts['done']}/{sum(counts.values())}", t.status,
-                         time.strftime("%Y-%m-%d %H:%M", time.localtime(t.created_at))])
-    emit(["id", "name", "game", "variant", "format", "bots", "done", "status", "created"], rows, fmt,
-         title="tournaments")
+            rows.append({"id": t.id, "name": t.name, "game": t.game, "variant": t.variant,
+                         "format": t.options.get("format", t.format), "bots": len(db.tournament_bots(t.id)),
+                         "done": counts["done"], "failed": counts["failed"], "pending": counts["pending"],
+                         "total": sum(counts.values()), "status": t.status, "created": _iso(t.created_at),
+                         "finished": _iso(t.finished_at)})
+    emit(TOURNAMENT_COLUMNS, rows, fmt, title="tournaments", empty=f"no tournaments in {db_path}")
+
+
+TOURNAMENT_COLUMNS = [Column("id"), Column("name"), Column("game"), Column("variant"), Column("format"),
+                      Column("bots"), Column("done"), Column("failed"), Column("total"), Column("status"),
+                      Column("created")]
+
+
+def _iso(stamp: float | None) -> str | None:
+    """A stored time as local ISO 8601 to the second, or ``None``."""
+    return None if stamp is None else time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime(stamp))
 
 
 # --- ratings and results ---------------------------------------------------------------------------------------------
 def print_ratings(db: Database, game: str, variant: str, fmt: str, *, recompute: bool = False) -> list[RatingRow]:
-    update_ratings(db, game, variant, recompute=recompute)
+    if db.readonly:
+        if recompute or ratings_stale(db, game, variant):
+            # The table is derived data; bring it up to date through a writable connection,
+            # opened only now that the file is known to be an arena database.
+            with open_db(db.path) as writer:
+                update_ratings(writer, game, variant, recompute=recompute)
+    else:
+        update_ratings(db, game, variant, recompute=recompute)
     rows = rating_table(db, game, variant)
-    emit(list(RATING_COLUMNS), [rating_values(r) for r in rows], fmt, title=f"{game} ({variant}) ratings")
+    emit(RATING_COLUMNS, [rating_json(r) for r in rows], fmt, title=f"{game} ({variant}) ratings")
     return rows
+
+
+RATING_COLUMNS = [Column("rank"), Column("bot"), Column("version"), Column("mu", digits=3),
+                  Column("sigma", digits=3), Column("conservative", "mu-3sigma", digits=3), Column("matches"),
+                  Column("wins"), Column("mean_score"), Column("faults")]
 
 
 @click.command()
@@ -250,7 +324,7 @@ def print_ratings(db: Database, game: str, variant: str, fmt: str, *, recompute:
 def ratings(game: str, variant: str | None, fmt: str, recompute: bool, db_path: Path) -> None:
     """TrueSkill ratings of one game and variant, best conservative rating (mu - 3 sigma) first."""
     variant = _check_game(game, variant)
-    with open_db(db_path) as db:
+    with open_db(db_path, readonly=True) as db:
         rows = print_ratings(db, game, variant, fmt, recompute=recompute)
     if not rows and fmt == "table":
         console.print(f"no played {game} ({variant}) matches in {db_path}")
@@ -262,20 +336,29 @@ def ratings(game: str, variant: str | None, fmt: str, recompute: bool, db_path: 
 @format_option
 @db_option
 def h2h(game: str, variant: str | None, fmt: str, db_path: Path) -> None:
-    """Head-to-head: each row bot's mean result against each column bot (1 above, 0.5 tied, 0 below)."""
+    """Head-to-head: each row bot's mean result against each column bot (1 above, 0.5 tied, 0 below).
+
+    Tables show the matrix; json and csv give one record per ordered pair of bots.
+    """
     variant = _check_game(game, variant)
-    with open_db(db_path) as db:
+    with open_db(db_path, readonly=True) as db:
         matrix = h2h_matrix(db, game, variant)
     cells = matrix.cells
     ids = [bot.id for bot in matrix.bots]
     labels = {bot.id: bot.label for bot in matrix.bots}
-    if fmt == "json":
-        click.echo(json.dumps([{"bot": labels[a], "opponent": labels[b], "matches": n, "result": round(result, 4)}
-                               for (a, b), (n, result) in sorted(cells.items())], indent=1))
+    if fmt in ("json", "csv"):
+        emit([Column("bot"), Column("opponent"), Column("matches"), Column("result")],
+             [{"bot": labels[a], "opponent": labels[b], "matches": n, "result": round(result, 4)}
+              for (a, b), (n, result) in sorted(cells.items(),
+                                                key=lambda item: (labels[item[0][0]], labels[item[0][1]]))], fmt)
         return
-    rows = [[labels[a]] + [f"{cells[a, b][1]:.2f} ({cells[a, b][0]})" if (a, b) in cells else "-"
-                           for b in ids] for a in ids]
-    emit(["bot"] + [labels[b] for b in ids], rows, fmt, title=f"{game} ({variant}) head to head: mean result (matches)")
+    if not cells:
+        console.print(f"no played {game} ({variant}) matches in {db_path}")
+        return
+    columns = [Column("bot")] + [Column(f"c{b}", labels[b]) for b in ids]
+    rows = [{"bot": labels[a], **{f"c{b}": f"{cells[a, b][1]:.2f} ({cells[a, b][0]})" if (a, b) in cells
+                                  else "-" for b in ids}} for a in ids]
+    emit(columns, rows, fmt, title=f"{game} ({variant}) head to head: mean result (matches)")
 
 
 @click.command()
@@ -289,19 +372,55 @@ def h2h(game: str, variant: str | None, fmt: str, db_path: Path) -> None:
 def matches(tournament_id: int | None, game: str | None, bot_name: str | None, status: str | None, limit: int,
             fmt: str, db_path: Path) -> None:
     """List matches, newest first: players by seat with their rank, scores and how it ended."""
-    with open_db(db_path) as db:
+    if game is not None:
+        _check_game(game, None)
+    with open_db(db_path, readonly=True) as db:
+        if tournament_id is not None:
+            try:
+                db.tournament(tournament_id)
+            except StorageError as error:
+                raise click.ClickException(str(error)) from None
         bot_id = None
         if bot_name is not None:
             try:
                 bot_id = find_bot(db, bot_name).id
             except BotLookupError as error:
                 raise click.ClickException(str(error)) from None
-        rows_ = db.matches(tournament_id=tournament_id, game=game, bot_id=bot_id, status=status, limit=limit,
-                           newest_first=True)
+        found_matches = db.matches(tournament_id=tournament_id, game=game, bot_id=bot_id, status=status, limit=limit,
+                                   newest_first=True)
         labels = bot_labels(db)
-        rows = [[m.id, m.tournament_id, f"{m.game}/{m.variant}", m.seed, players_text(m, labels), m.status,
-                 " ".join(f"{s:g}" for s in m.scores) if m.scores else "", m.reason or ""] for m in rows_]
-    emit(["id", "tournament", "game", "seed", "players", "status", "scores", "reason"], rows, fmt, title="matches")
+    rows = [{"id": m.id, "tournament": m.tournament_id, "game": m.game, "variant": m.variant, "seed": m.seed,
+             "players": [labels[b] for b in m.bot_ids], "ranking": list(m.ranking) if m.ranking else None,
+             "scores": list(m.scores) if m.scores else None, "forfeited": list(m.forfeited or ()),
+             "faults": sum(m.faults) if m.faults else 0, "status": m.status, "reason": m.reason or ""}
+            for m in found_matches]
+    if fmt == "csv":  # one value per cell: a row per seat
+        seat_rows = [{"match": row["id"], "tournament": row["tournament"], "game": row["game"],
+                      "variant": row["variant"], "seed": row["seed"], "seat": seat, "bot": bot,
+                      "rank": row["ranking"][seat] if row["ranking"] else None,
+                      "score": row["scores"][seat] if row["scores"] else None,
+                      "forfeited": seat in row["forfeited"], "status": row["status"], "reason": row["reason"]}
+                     for row in rows for seat, bot in enumerate(row["players"])]
+        emit([Column(key) for key in ("match", "tournament", "game", "variant", "seed", "seat", "bot", "rank", "score",
+                                      "forfeited", "status", "reason")], seat_rows, fmt)
+        return
+    if fmt in ("table", "markdown"):
+        for row in rows:
+            ranks = row["ranking"] or [None] * len(row["players"])
+            row["players"] = ", ".join(name + (f" #{rank + 1}" if rank is not None else "")
+                                       for name, rank in zip(row["players"], ranks))
+            row["game"] = f"{row['game']}/{row['variant']}"
+    wanted = ", ".join(f"{name} {value}" for name, value in (("tournament", tournament_id), ("game", game),
+                                                               ("bot", bot_name), ("status", status))
+                       if value is not None)
+    emit(MATCH_COLUMNS if fmt != "json" else MATCH_COLUMNS_DATA, rows, fmt, title="matches",
+         empty=f"no matches{' with ' + wanted if wanted else ''} in {db_path}")
+
+
+MATCH_COLUMNS = [Column("id"), Column("tournament"), Column("game"), Column("seed"), Column("players"),
+                 Column("status"), Column("scores", digits=0), Column("reason")]
+MATCH_COLUMNS_DATA = [Column(key) for key in ("id", "tournament", "game", "variant", "seed", "players", "ranking",
+                                              "scores", "forfeited", "faults", "status", "reason")]
 
 
 @click.command()
@@ -309,10 +428,15 @@ def matches(tournament_id: int | None, game: str | None, bot_name: str | None, s
 @click.option("--json", "as_json", is_flag=True, help="Print the full match record as JSON.")
 @click.option("--out", type=click.Path(dir_okay=False, writable=True, path_type=Path), default=None,
               help="Write the match record to this file (for `arena replay`).")
+@click.option("--verbose", "-v", is_flag=True, help="Every move with its time and comment, and the deals, draws "
+                                                    "and hand ends it caused (the full table's view).")
 @db_option
-def show(match_id: int, as_json: bool, out: Path | None, db_path: Path) -> None:
-    """Show one match: its set-up, result, faults and every move (the replay log)."""
-    with open_db(db_path) as db:
+def show(match_id: int, as_json: bool, out: Path | None, verbose: bool, db_path: Path) -> None:
+    """Show one match: its set-up, result, faults, each seat's decision times and a line per
+    hand (round, battle); -v for every move."""
+    if out is not None:
+        check_output_path(out, "--out")
+    with open_db(db_path, readonly=True) as db:
         try:
             match = db.match(match_id)
             record = db.match_record(match_id)
@@ -343,12 +467,24 @@ def show(match_id: int, as_json: bool, out: Path | None, db_path: Path) -> None:
         print_result(console, record, f"result: {record.reason}")
     else:
         print_faults(console, record)
-    console.print(f"moves ({len(record.moves)}, {record.duration_s:.2f} s):")
-    for number, move in enumerate(record.moves):
-        status = "" if move.status.value == "ok" else f" [{move.status.value}]"
-        comment = f"  # {move.comment}" if move.comment else ""
-        console.print(f"  {number:4d}  seat {move.seat} {record.players[move.seat]}: {move.action}"
-                      f"{status} ({move.elapsed_ms:.1f} ms){comment}")
+    emit([Column("seat"), Column("bot"), Column("decisions"), Column("median_ms", "median ms", digits=1),
+          Column("p99_ms", "p99 ms", digits=1), Column("max_ms", "max ms", digits=1)],
+         decision_times(record), "table", title="decision times")
+    console.print(f"{len(record.moves)} moves in {record.duration_s:.2f} s" + (":" if verbose else "; summary:"))
+    print_match_log(console, record, verbose=verbose)
+
+
+def decision_times(record: MatchRecord) -> list[dict[str, Any]]:
+    """Per seat: how many decisions its bot answered, and their median, 99th percentile and
+    longest time (moves the fallback played for a forfeited seat are left out)."""
+    rows = []
+    for seat, name in enumerate(record.players):
+        times = sorted(m.elapsed_ms for m in record.moves if m.seat == seat and m.status is not MoveStatus.FORFEITED)
+        rows.append({"seat": seat, "bot": name, "decisions": len(times),
+                     "median_ms": statistics.median(times) if times else None,
+                     "p99_ms": times[min(len(times) - 1, math.ceil(0.99 * len(times)) - 1)] if times else None,
+                     "max_ms": times[-1] if times else None})
+    return rows
 
 
 # --- demo ---------------------------------------------------------------------------------------------------
@@ -369,23 +505,25 @@ def demo(db_path: Path | None, rounds: int, workers: int, seed: int, serve_port:
     Ctrl-C).
     """
     if not SAMPLE_BOTS.is_dir():
-        raise click.ClickException(f"no sample bots at {SAMPLE_BOTS} (the demo runs from a checkout of arena)")
+        raise click.ClickException(f"no sample bots at {SAMPLE_BOTS} (arena is installed incompletely)")
     started = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="arena-demo-") as folder:
         path = db_path or Path(folder) / "demo.db"
         try:
             with Database(path) as db:
                 for game in game_names():
-                    specs, _ = expand_bots([str(SAMPLE_BOTS)], game)
+                    specs = _demo_bots(game, Path(folder))
                     cls = game_class(game)
-                    needed = sum(len(t) for t in cls.teams) if cls.teams else cls.min_players
+                    needed = len(cls.teams) if cls.teams else cls.min_players  # bots may fill their team
                     if len(specs) < max(2, needed):
                         console.print(f"{game}: only {len(specs)} sample bot(s) play it; skipped")
                         continue
                     tid = create_tournament(db, TournamentSpec(game=game, bots=tuple(specs), rounds=rounds, seed=seed,
                                                                keep_alive=True, name=f"demo {game}"))
                     total = sum(db.match_counts(tid).values())
-                    console.print(f"\n[bold]{game}[/bold]: {', '.join(s.label for s in specs)}; {total} matches")
+                    console.print()
+                    console.print(game, style="bold", end="")
+                    console.print(f": {', '.join(s.label for s in specs)}; {total} matches")
                     summary = run_tournament(db, tid, workers=workers, progress=RichProgress(game))
                     if summary.interrupted:
                         console.print("interrupted")
@@ -405,3 +543,59 @@ def demo(db_path: Path | None, rounds: int, workers: int, seed: int, serve_port:
             except StorageError as error:
                 raise click.ClickException(str(error)) from None
     console.print(f"results kept in {db_path}" if db_path else "temporary database removed")
+
+
+def _demo_bots(game: str, folder: Path) -> list[BotSpec]:
+    """The sample bots that play ``game``, plus copies of the random bot (``random-2``, ...)
+    where a table needs more players than there are sample bots (Yoninkan seats four)."""
+    specs, _ = expand_bots([str(SAMPLE_BOTS)], game)
+    cls = game_class(game)
+    needed = 0 if cls.teams else cls.min_players
+    random_bot = SAMPLE_BOTS / "random_bot"
+    for number in range(2, 2 + max(0, needed - len(specs))):
+        copy = folder / f"random-{number}"
+        shutil.copytree(random_bot, copy, ignore=shutil.ignore_patterns("__pycache__"), dirs_exist_ok=True)
+        manifest = (copy / MANIFEST_NAME).read_text(encoding="utf-8")
+        (copy / MANIFEST_NAME).write_text(manifest.replace('name = "random"', f'name = "random-{number}"'),
+                                          encoding="utf-8")
+        for path in (folder, copy):
+            path.chmod(0o755)  # the sandbox runs bots as another user
+        specs.append(resolve_bot(str(copy)))
+    return specs
+
+
+# --- database maintenance ------------------------------------------------------------------------------------
+@click.group("db")
+def db_group() -> None:
+    """Check and back up an arena database."""
+
+
+@db_group.command("check")
+@db_option
+def db_check(db_path: Path) -> None:
+    """Run SQLite's integrity check and show the schema version; exit 1 if the file is damaged."""
+    with open_db(db_path, readonly=True) as db:
+        version = db.schema_version()
+        problems = db.integrity_problems()
+        tournaments = len(db.tournaments()) if not problems else None
+    if problems:
+        shown = "; ".join(" ".join(p.split()) for p in problems[:5])
+        raise click.ClickException(f"{db_path} is damaged (schema {version}): {shown}"
+                                   + (f" (and {len(problems) - 5} more)" if len(problems) > 5 else "")
+                                   + "; restore a backup (`arena db backup` makes one)")
+    console.print(f"{db_path}: ok, arena database schema {version}, {tournaments} tournament(s)")
+
+
+@db_group.command("backup")
+@click.option("--to", "target", required=True, type=click.Path(dir_okay=False, path_type=Path),
+              help="The backup file to write (replaced if it exists).")
+@db_option
+def db_backup(target: Path, db_path: Path) -> None:
+    """Copy the database with SQLite's online backup API: a consistent snapshot, safe while a
+    tournament writes to it."""
+    check_output_path(target, "--to")
+    if target.exists() and target.resolve() == db_path.resolve():
+        raise click.BadParameter("the backup cannot replace the database itself", param_hint="--to")
+    with open_db(db_path, readonly=True) as db:
+        db.backup(target)
+    console.print(f"{db_path} backed up to {target} ({target.stat().st_size} bytes)")

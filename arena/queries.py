@@ -13,14 +13,11 @@ from typing import Any
 from arena.ratings import RatingPlan, RatingRow, head_to_head, plan_ratings, rating_table
 from arena.storage import BotRow, Database, MatchRow
 
-RATING_COLUMNS = ("rank", "bot", "version", "mu", "sigma", "mu-3sigma", "matches", "wins", "mean score", "faults")
-"""The columns of ``arena ratings`` (and the keys of its JSON rows)."""
-
-
-def rating_values(row: RatingRow) -> list[Any]:
-    """One table row in :data:`RATING_COLUMNS` order, rounded as the CLI prints it."""
-    return [row.rank, row.bot, row.version, round(row.mu, 3), round(row.sigma, 3), round(row.conservative, 3),
-            row.matches, row.wins, round(row.mean_score, 2), row.faults]
+def rating_json(row: RatingRow) -> dict[str, Any]:
+    """One rating-table row as ``arena ratings --format json`` prints it (and the API serves it)."""
+    return {"rank": row.rank, "bot": row.bot, "version": row.version, "mu": round(row.mu, 4),
+            "sigma": round(row.sigma, 4), "conservative": round(row.conservative, 4), "matches": row.matches,
+            "wins": row.wins, "mean_score": round(row.mean_score, 4), "faults": row.faults}
 
 
 def current_table(db: Database, game: str, variant: str,

@@ -7,6 +7,13 @@ forfeiting seats last) and, for team games, the engine's ``teams``:
 * team games (Jass): each partnership is one TrueSkill team, ranked by its worst seat, so
   a partnership with a forfeiting member ranks last.
 
+A match is rated only when it has at least two sides and no bot sits on two of them
+(:func:`rated_sides`): a solitaire table, or a team game where a bot opposes itself
+(self-play), says nothing about one bot against another, and TrueSkill cannot rate a
+single side.  A bot filling both seats of one team (it partners itself, as tournaments of
+2 or 3 Jass bots schedule) is one player of that side and is rated.  Such matches stay stored and count in the statistics; they are left out of
+the ratings.  Tournaments refuse to schedule single-seat tables in the first place.
+
 Because the update is applied in match-id order (ids are fixed when a tournament is
 scheduled, before anything is played), the table is a pure function of the stored results:
 resuming an interrupted tournament, or ``--recompute``, gives exactly the same numbers as
@@ -17,6 +24,7 @@ only grow past the last rated id, and recomputed from scratch otherwise.
 from __future__ import annotations
 
 import dataclasses
+import itertools
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -57,10 +65,39 @@ class RatingUpdate:
     ratings: dict[int, trueskill.Rating]
 
 
+def rated_sides(bot_ids: Sequence[int], ranking: Sequence[int] | None,
+                teams: Sequence[Sequence[int]] | None) -> tuple[list[list[int]], list[int]] | None:
+    """The match's TrueSkill sides and their ranks, or ``None`` if it cannot be rated.
+
+    Not rated: fewer than two sides, a bot on two sides, or a ranking that does not match
+    the seats (a damaged row must not stop the league's table).
+
+    >>> rated_sides([7], [0], None) is None
+    True
+    >>> rated_sides([7, 7, 8, 8], [0, 1, 0, 1], [(0, 2), (1, 3)]) is None
+    True
+    """
+    if ranking is None or len(ranking) != len(bot_ids):
+        return None
+    if teams is not None and sorted(seat for team in teams for seat in team) != list(range(len(bot_ids))):
+        return None
+    groups, ranks = team_ranks(ranking, teams)
+    sides = [{bot_ids[seat] for seat in group} for group in groups]
+    if len(sides) < 2 or sum(len(side) for side in sides) != len(set().union(*sides)):
+        return None
+    return groups, ranks
+
+
 def apply_match(env: trueskill.TrueSkill, current: dict[int, trueskill.Rating], bot_ids: Sequence[int],
                 ranking: Sequence[int], teams: Sequence[Sequence[int]] | None) -> dict[int, trueskill.Rating]:
-    """Rate one match; updates ``current`` in place and returns the new ratings of its bots."""
-    groups, ranks = team_ranks(ranking, teams)
+    """Rate one match; updates ``current`` in place and returns the new ratings of its bots.
+
+    A match :func:`rated_sides` refuses changes nothing and returns ``{}``.
+    """
+    sides = rated_sides(bot_ids, ranking, teams)
+    if sides is None:
+        return {}
+    groups, ranks = sides
     rating_groups = [{bot_ids[seat]: current.get(bot_ids[seat], env.create_rating()) for seat in group}
                      for group in groups]
     rated = env.rate(rating_groups, ranks=ranks)
@@ -77,7 +114,9 @@ def rate(matches: Iterable[MatchRow], teams: Sequence[Sequence[int]] | None,
     history = []
     for match in matches:
         assert match.ranking is not None
-        history.append(RatingUpdate(match.id, apply_match(env, current, match.bot_ids, match.ranking, teams)))
+        new = apply_match(env, current, match.bot_ids, match.ranking, teams)
+        if new:
+            history.append(RatingUpdate(match.id, new))
     return current, history
 
 
@@ -91,6 +130,17 @@ def game_teams(game: str) -> tuple[tuple[int, ...], ...] | None:
         return None
 
 
+def ratings_stale(db: Database, game: str, variant: str) -> bool:
+    """Whether the stored table of ``game``/``variant`` misses played matches (read-only check)."""
+    state = db.conn.execute("SELECT last_match_id, rated_count FROM rating_state WHERE game = ? AND variant = ?",
+                            (game, variant)).fetchone()
+    latest = db.conn.execute("SELECT COALESCE(MAX(id), 0), COUNT(*) FROM matches WHERE game = ? AND variant = ?"
+                             " AND status = 'done'", (game, variant)).fetchone()
+    if state is None:
+        return bool(latest[1])
+    return (state[0], state[1]) != (latest[0], latest[1])
+
+
 @dataclass
 class RatingPlan:
     """What :func:`update_ratings` would store, computed without writing (the web server is read-only)."""
@@ -100,11 +150,11 @@ class RatingPlan:
     rated_before: int
     """How many matches the stored table had rated, when it is extended."""
     matches: list[MatchRow]
-    """The played matches rated now, in id order."""
+    """The played matches considered now, in id order."""
     final: dict[int, trueskill.Rating]
     """Every rated bot's rating after them."""
     history: list[RatingUpdate]
-    """The ratings after each of :attr:`matches`."""
+    """The ratings after each rated one of :attr:`matches`."""
     counts: dict[int, int]
     """Rated matches per bot."""
 
@@ -129,8 +179,8 @@ def plan_ratings(db: Database, game: str, variant: str, *, recompute: bool = Fal
             counts[row[0]] = row[3]
     matches = db.done_matches(game, variant, after_id=after)
     final, history = rate(matches, game_teams(game), start)
-    for match in matches:
-        for bot in match.bot_ids:
+    for update in history:
+        for bot in update.ratings:
             counts[bot] += 1
     return RatingPlan(after, rated_before, matches, final, history, dict(counts))
 
@@ -206,9 +256,11 @@ def rating_table(db: Database, game: str, variant: str,
     without it, call :func:`update_ratings` first for an up-to-date table.
     """
     stats = {row[0]: row[1:] for row in db.conn.execute(
-        "SELECT s.bot_id, COUNT(*), SUM(s.rank = 0), AVG(s.score), SUM(s.faults) FROM match_seats s"
-        " JOIN matches m ON m.id = s.match_id WHERE m.game = ? AND m.variant = ? AND m.status = 'done'"
-        " GROUP BY s.bot_id", (game, variant))}
+        "SELECT bot_id, COUNT(*), SUM(best = 0), AVG(score), SUM(faults) FROM"
+        " (SELECT s.bot_id, s.match_id, MIN(s.rank) AS best, AVG(s.score) AS score, SUM(s.faults) AS faults"
+        "  FROM match_seats s JOIN matches m ON m.id = s.match_id"
+        "  WHERE m.game = ? AND m.variant = ? AND m.status = 'done' GROUP BY s.bot_id, s.match_id)"
+        " GROUP BY bot_id", (game, variant))}
     if ratings is None:
         ratings = {r[0]: trueskill.Rating(r[1], r[2]) for r in db.conn.execute(
             "SELECT bot_id, mu, sigma FROM ratings WHERE game = ? AND variant = ?", (game, variant))}
@@ -235,10 +287,21 @@ class HeadToHead:
 
 
 def head_to_head(db: Database, game: str, variant: str) -> dict[tuple[int, int], HeadToHead]:
-    """For every ordered pair of bots that met, the mean result of the first against the second."""
-    rows = db.conn.execute(
-        "SELECT a.bot_id, b.bot_id, COUNT(*), SUM(CASE WHEN a.rank < b.rank THEN 1.0 WHEN a.rank = b.rank THEN 0.5"
-        " ELSE 0.0 END) FROM matches m JOIN match_seats a ON a.match_id = m.id JOIN match_seats b"
-        " ON b.match_id = m.id AND b.seat != a.seat WHERE m.game = ? AND m.variant = ? AND m.status = 'done'"
-        " GROUP BY a.bot_id, b.bot_id", (game, variant))
-    return {(a, b): HeadToHead(a, b, int(n), score / n) for a, b, n, score in rows}
+    """For every ordered pair of bots that met, the mean result of the first against the second.
+
+    In a team game only opponents count (partners always share their rank), and a bot never
+    meets itself.
+    """
+    teams = game_teams(game)
+    team_of = {seat: t for t, team in enumerate(teams or ()) for seat in team}
+    totals: dict[tuple[int, int], list[float]] = defaultdict(lambda: [0, 0.0])
+    for match in db.done_matches(game, variant):
+        assert match.ranking is not None
+        for a, b in itertools.permutations(range(match.num_players), 2):
+            if match.bot_ids[a] == match.bot_ids[b] or teams and team_of.get(a) == team_of.get(b):
+                continue
+            ra, rb = match.ranking[a], match.ranking[b]
+            cell = totals[match.bot_ids[a], match.bot_ids[b]]
+            cell[0] += 1
+            cell[1] += 1.0 if ra < rb else 0.5 if ra == rb else 0.0
+    return {pair: HeadToHead(pair[0], pair[1], int(n), score / n) for pair, (n, score) in totals.items()}

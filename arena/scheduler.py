@@ -10,7 +10,8 @@ Three formats cover every game, chosen from the engine's metadata by :func:`form
   meetings and every bot the same number of tables.
 * **teams** (Jass): for every group of ``teams x team_size`` bots, every way to split them
   into partnerships, each partnership seating played once per rotation of which team sits
-  on which side.
+  on which side.  With fewer bots than seats (2 or 3 for Jass), every pair of bots meets
+  with each bot taking all the seats of its team (it partners itself), on both sides.
 
 **Duplicate deals.**  With ``duplicate=True`` a table draws one seed and plays it once per
 seat rotation, so every bot is dealt every hand (or rolls every dice sequence) of that deal;
@@ -91,8 +92,8 @@ def format_for(*, min_players: int, max_players: int, teams: tuple[tuple[int, ..
         size = sum(len(team) for team in teams)
         if table_size not in (None, size):
             raise ScheduleError(f"a team game is played at tables of {size}, not {table_size}")
-        if num_bots < size:
-            raise ScheduleError(f"a team game needs at least {size} bots, got {num_bots}")
+        if num_bots < len(teams):
+            raise ScheduleError(f"a team game needs at least {len(teams)} bots, got {num_bots}")
         return Format("teams", size, tuple(tuple(team) for team in teams))
     if max_players == 2 and min_players == 2:
         if table_size not in (None, 2):
@@ -190,6 +191,9 @@ def team_matches(bots: Sequence[BotId], teams: Sequence[Sequence[int]], *, round
     which partnership takes which team's seats; with a duplicate deal all sides play one seed.
     Partners, opponents and sides are exactly balanced; the seat a bot takes within its side
     is shuffled per table (a table's 3 x 2 matches cannot balance 4 seats exactly).
+
+    With fewer bots than seats, each bot fills its whole team (self-partnership): every
+    group of ``len(teams)`` bots, each on every side.
     """
     sizes = {len(team) for team in teams}
     if len(sizes) != 1:
@@ -198,20 +202,26 @@ def team_matches(bots: Sequence[BotId], teams: Sequence[Sequence[int]], *, round
     table = team_size * len(teams)
     rng = random.Random(seed)
     tables = []
+    if len(bots) < table:
+        for subset in balanced_subsets(len(bots), len(teams), max_tables=max_tables, seed=seed):
+            solo = tuple((bots[i],) * team_size for i in subset)
+            tables.append([_seat_teams(teams, solo, side) for side in range(len(teams))])
+        return _expand(tables, rounds=rounds, duplicate=duplicate, rng=rng)
     for subset in balanced_subsets(len(bots), table, max_tables=max_tables, seed=seed):
         group = [bots[i] for i in subset]
         rng.shuffle(group)  # which seat of its side a bot takes varies from table to table
         for split in partitions(group, team_size):
-            seatings = []
-            for side in range(len(teams)):
-                seats: list[BotId | None] = [None] * table
-                for t, team_seats in enumerate(teams):
-                    partners = split[(t + side) % len(split)]
-                    for seat, bot in zip(team_seats, partners):
-                        seats[seat] = bot
-                seatings.append(tuple(seats))
-            tables.append(seatings)
-    return _expand(tables, rounds=rounds, duplicate=duplicate, rng=rng)  # type: ignore[arg-type]
+            tables.append([_seat_teams(teams, split, side) for side in range(len(teams))])
+    return _expand(tables, rounds=rounds, duplicate=duplicate, rng=rng)
+
+
+def _seat_teams(teams: Sequence[Sequence[int]], split: Sequence[Sequence[BotId]], side: int) -> tuple[BotId, ...]:
+    """Seat partnership ``(t + side) % len(split)`` on team ``t``'s seats."""
+    seats: list[BotId | None] = [None] * sum(len(team) for team in teams)
+    for t, team_seats in enumerate(teams):
+        for seat, bot in zip(team_seats, split[(t + side) % len(split)]):
+            seats[seat] = bot
+    return tuple(seats)  # type: ignore[arg-type]
 
 
 def partitions(group: Sequence[BotId], size: int) -> list[tuple[tuple[BotId, ...], ...]]:

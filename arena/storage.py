@@ -25,6 +25,12 @@ Schema (version :data:`SCHEMA_VERSION`)::
     ratings(game, variant, bot_id, mu, sigma, matches)
     rating_history(match_id, bot_id, mu, sigma)        the rating after each match
     rating_state(game, variant, last_match_id, rated_count)
+
+**Compact records.**  ``matches.record`` holds the full match record (what ``arena show``
+prints and ``arena replay`` checks) as a zlib-compressed JSON document whose moves are
+stored by column (:func:`encode_record`): a random Gin Rummy match of 15,000 decisions
+takes about 50 kB instead of 1.5 MB.  Schema 1 stored the JSON text; opening such a file
+for writing migrates it in one transaction, and read-only commands read both.
 """
 
 from __future__ import annotations
@@ -33,16 +39,17 @@ import json
 import os
 import sqlite3
 import time
+import zlib
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote
 
-from referee.result import MatchRecord
+from referee.result import MatchRecord, MoveStatus
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+"""1: records as JSON text; 2: records compact (:func:`encode_record`), migrated on open."""
 DEFAULT_DB = "arena.db"
 
 _SCHEMA = """
@@ -228,6 +235,8 @@ class MatchRow:
     """Forfeited seats."""
     duration_s: float | None = None
     finished_at: float | None = None
+    attempts: int = 0
+    """Times a result or a failure was stored for it."""
 
 
 @dataclass(frozen=True)
@@ -242,7 +251,7 @@ class ScheduledMatch:
 
 
 _MATCH_COLUMNS = ("id, tournament_id, position, round, deal, rotation, game, variant, settings, seed, num_players,"
-                  " status, termination, reason, scores, ranking, forfeited, duration_s, finished_at")
+                  " status, termination, reason, scores, ranking, forfeited, duration_s, finished_at, attempts")
 """What a :class:`MatchRow` needs: the (large) record is read only by :meth:`Database.match_record`."""
 
 
@@ -250,43 +259,63 @@ def _loads(text: str | None) -> Any:
     return None if text is None else json.loads(text)
 
 
+INTEGRITY_HINT = 'check it with: sqlite3 {path} "PRAGMA integrity_check"'
+"""Appended to every error about a damaged or unreadable database file."""
+
+
 class Database:
-    """A connection to an arena database file, created with the current schema if new.
+    """A connection to an arena database file.
+
+    ``readonly`` opens the file with SQLite's read-only mode: nothing is ever written, not
+    even the switch to WAL, so a file that is not an arena database is left untouched.  Such
+    a connection may be used from any thread (one at a time: the web server pools them), and
+    WAL lets it read while a tournament writes.
+    Otherwise the file must be an arena database, or (with ``create``) absent or empty, in
+    which case the current schema is created.  A foreign SQLite file is refused before any
+    change is made to it.
 
     :raises SchemaTooNewError: if the file's schema is newer than this arena knows.
     :raises StorageError: if the file is not an arena database or cannot be opened.
     """
 
-    def __init__(self, path: str | os.PathLike[str], *, create: bool = True, read_only: bool = False) -> None:
-        """With ``read_only`` the file is opened in SQLite's ``mode=ro`` (never created or
-        written; WAL lets it read while a tournament writes), usable from any thread."""
+    def __init__(self, path: str | os.PathLike[str], *, create: bool = True, readonly: bool = False) -> None:
         self.path = Path(path)
-        self.read_only = read_only
-        if (read_only or not create) and not self.path.exists():
-            raise StorageError(f"no database at {self.path}")
-        if self.path.parent and not self.path.parent.exists():
+        self.readonly = readonly
+        exists = self.path.is_file()
+        if (readonly or not create) and (not exists or self.path.stat().st_size == 0):
+            raise StorageError(f"no arena database at {self.path}")
+        if self.path.is_dir():
+            raise StorageError(f"{self.path} is a folder, not a database file")
+        if not exists and not self.path.parent.is_dir():
             raise StorageError(f"cannot create database {self.path}: folder {self.path.parent} does not exist")
         try:
-            if read_only:
-                uri = f"file:{quote(str(self.path.resolve()))}?mode=ro"
+            if readonly:
+                uri = f"{self.path.resolve().as_uri()}?mode=ro"
                 self.conn = sqlite3.connect(uri, uri=True, isolation_level=None, timeout=30.0,
                                             check_same_thread=False)
                 self.conn.execute("PRAGMA query_only=ON")
             else:
                 self.conn = sqlite3.connect(self.path, isolation_level=None, timeout=30.0)
+            self.conn.row_factory = sqlite3.Row
+            self._check_schema(create=create and not readonly)
+            if not readonly:
                 self.conn.execute("PRAGMA journal_mode=WAL")
                 self.conn.execute("PRAGMA synchronous=FULL")
-            self.conn.row_factory = sqlite3.Row
             self.conn.execute("PRAGMA foreign_keys=ON")
-            self._check_schema()
         except sqlite3.DatabaseError as error:
-            raise StorageError(f"{self.path} is not a usable arena database: {error}") from None
+            self.conn.close()
+            raise StorageError(f"{self.path} is not a usable arena database ({error}); "
+                               + INTEGRITY_HINT.format(path=self.path)) from None
+        except StorageError:
+            self.conn.close()
+            raise
 
-    def _check_schema(self) -> None:
+    def _check_schema(self, *, create: bool) -> None:
+        """Refuse anything but an arena database of a known schema; create one in an empty file."""
         tables = {row[0] for row in self.conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-        if not tables and self.read_only:
-            raise StorageError(f"{self.path} is not an arena database (it has no tables)")
         if not tables:
+            if not create:
+                raise StorageError(f"no arena database at {self.path}")
             with self.transaction():
                 for statement in _SCHEMA.split(";"):
                     if statement.strip():
@@ -295,15 +324,55 @@ class Database:
             return
         if "schema_version" not in tables:
             raise StorageError(f"{self.path} is an SQLite file but not an arena database")
-        row = self.conn.execute("SELECT MAX(version) FROM schema_version").fetchone()
-        version = row[0] if row else None
+        version = self.schema_version()
         if version is None:
             raise StorageError(f"{self.path} has no schema version")
         if version > SCHEMA_VERSION:
             raise SchemaTooNewError(f"{self.path} uses database schema {version}, newer than this arena's "
                                     f"{SCHEMA_VERSION}; upgrade arena to read it")
-        if version < SCHEMA_VERSION:  # no older schema has been released yet
+        if version < 1:
             raise StorageError(f"{self.path} uses database schema {version}, which this arena cannot migrate")
+        if version < SCHEMA_VERSION and not self.readonly:
+            self._migrate(version)
+
+    def _migrate(self, version: int) -> None:
+        """Bring an older schema up to :data:`SCHEMA_VERSION`, in one transaction."""
+        with self.transaction():
+            if version < 2:  # JSON text records -> compact records
+                rows = self.conn.execute("SELECT id, record FROM matches WHERE typeof(record) = 'text'").fetchall()
+                self.conn.executemany("UPDATE matches SET record = ? WHERE id = ?",
+                                      [(encode_record(_record_from_text(row[1])), row[0]) for row in rows])
+            self.conn.execute("UPDATE schema_version SET version = ?", (SCHEMA_VERSION,))
+
+    def schema_version(self) -> int | None:
+        row = self.conn.execute("SELECT MAX(version) FROM schema_version").fetchone()
+        return None if row is None or row[0] is None else int(row[0])
+
+    def integrity_problems(self, limit: int = 20) -> list[str]:
+        """SQLite's ``PRAGMA integrity_check`` findings (empty for a sound file)."""
+        try:
+            rows = [row[0] for row in self.conn.execute(f"PRAGMA integrity_check({int(limit)})")]
+        except sqlite3.DatabaseError as error:  # damage bad enough to stop the check itself
+            return [str(error)]
+        return [] if rows == ["ok"] else rows
+
+    def backup(self, target: str | os.PathLike[str]) -> None:
+        """Copy the database to ``target`` with SQLite's online backup API.
+
+        Safe while a tournament writes: the copy is one consistent snapshot.  The copy is
+        written beside ``target`` and renamed into place, so a failed backup leaves no
+        half-written file.
+        """
+        target = Path(target)
+        partial = target.with_name(target.name + ".partial")
+        try:
+            with sqlite3.connect(partial) as copy:
+                self.conn.backup(copy)
+                copy.execute("PRAGMA journal_mode=DELETE")
+            copy.close()
+            os.replace(partial, target)
+        finally:
+            partial.unlink(missing_ok=True)
 
     def close(self) -> None:
         self.conn.close()
@@ -423,6 +492,19 @@ class Database:
             self.conn.execute("UPDATE tournaments SET status = ?, runner_pid = ?, finished_at = ? WHERE id = ?",
                               (status, runner_pid, finished, tid))
 
+    def delete_tournament(self, tid: int) -> int:
+        """Delete a tournament, its entrants and its matches with their seats and rating history,
+        in one transaction; returns how many matches went.  Ratings must be recomputed after."""
+        self.tournament(tid)
+        with self.transaction():
+            ids = "SELECT id FROM matches WHERE tournament_id = ?"
+            self.conn.execute(f"DELETE FROM rating_history WHERE match_id IN ({ids})", (tid,))
+            self.conn.execute(f"DELETE FROM match_seats WHERE match_id IN ({ids})", (tid,))
+            deleted = self.conn.execute("DELETE FROM matches WHERE tournament_id = ?", (tid,)).rowcount
+            self.conn.execute("DELETE FROM tournament_bots WHERE tournament_id = ?", (tid,))
+            self.conn.execute("DELETE FROM tournaments WHERE id = ?", (tid,))
+        return int(deleted)
+
     # --- matches ----------------------------------------------------------------------------------
     def _match(self, row: sqlite3.Row, seats: list[sqlite3.Row]) -> MatchRow:
         faults = tuple(s["faults"] for s in seats) if row["status"] == "done" else None
@@ -433,7 +515,7 @@ class Database:
             status=row["status"], bot_ids=tuple(s["bot_id"] for s in seats), termination=row["termination"],
             reason=row["reason"], scores=_tuple(_loads(row["scores"])), ranking=_tuple(_loads(row["ranking"])),
             faults=faults, forfeited=_tuple(_loads(row["forfeited"])), duration_s=row["duration_s"],
-            finished_at=row["finished_at"])
+            finished_at=row["finished_at"], attempts=row["attempts"])
 
     def _seats(self, match_ids: Sequence[int]) -> dict[int, list[sqlite3.Row]]:
         seats: dict[int, list[sqlite3.Row]] = {m: [] for m in match_ids}
@@ -461,7 +543,13 @@ class Database:
         row = self.conn.execute("SELECT record FROM matches WHERE id = ?", (match_id,)).fetchone()
         if row is None:
             raise NotFoundError(f"no match {match_id} in {self.path}")
-        return None if row["record"] is None else MatchRecord.from_json(json.loads(row["record"]))
+        if row["record"] is None:
+            return None
+        try:
+            return decode_record(row["record"])
+        except (ValueError, zlib.error) as error:
+            raise StorageError(f"match {match_id} in {self.path} has a damaged record ({error}); "
+                               + INTEGRITY_HINT.format(path=self.path)) from None
 
     def unfinished_matches(self, tid: int) -> list[MatchRow]:
         """The tournament's matches still to play (pending or failed), in schedule order."""
@@ -533,7 +621,7 @@ class Database:
                 " finished_at = ? WHERE id = ? AND status != 'done'",
                 (record.termination, record.reason, json.dumps(record.scores), json.dumps(record.ranking),
                  json.dumps(record.engine_ranking), json.dumps(data["faults"]), json.dumps(record.forfeited),
-                 json.dumps(data, sort_keys=True), record.duration_s, time.time(), match_id))
+                 encode_record(record), record.duration_s, time.time(), match_id))
             if cursor.rowcount != 1:  # cannot happen under BEGIN IMMEDIATE; kept as the guard
                 raise StorageError(f"match {match_id} changed while being stored")
             self.conn.executemany(
@@ -548,8 +636,7 @@ class Database:
             self.conn.execute(
                 "UPDATE matches SET status = 'failed', reason = ?, record = ?, attempts = attempts + 1,"
                 " finished_at = ? WHERE id = ? AND status != 'done'",
-                (reason[:500], None if record is None else json.dumps(record.to_json(), sort_keys=True), time.time(),
-                 match_id))
+                (reason[:500], None if record is None else encode_record(record), time.time(), match_id))
 
     def done_matches(self, game: str, variant: str, *, after_id: int = 0) -> list[MatchRow]:
         """Played matches of one game and variant with ``id > after_id``, in id order (for ratings)."""
@@ -569,3 +656,58 @@ class Database:
 
 def _tuple(value: Any) -> Any:
     return None if value is None else tuple(value)
+
+
+# --- compact records ---------------------------------------------------------------------------------
+_COMPACT_MAGIC = b"AR2"
+"""Prefix of a compact record (schema 2): the rest is zlib-compressed JSON."""
+
+
+def encode_record(record: MatchRecord) -> bytes:
+    """The record as stored: :meth:`MatchRecord.to_json` with the moves by column.
+
+    Seats, indices, action texts and times are lists (times in whole microseconds, exact for
+    the referee's millisecond times rounded to 3 decimals); statuses other than ``ok`` and
+    non-empty comments are sparse maps from move number.  zlib then folds the repeated action
+    texts.  :func:`decode_record` gives back an equal record.
+    """
+    data = record.to_json()
+    moves = data.pop("moves")
+    data["moves_by_column"] = {
+        "seat": [m["seat"] for m in moves],
+        "index": [m["index"] for m in moves],
+        "action": [m["action"] for m in moves],
+        "elapsed_us": [round(m["elapsed_ms"] * 1000) for m in moves],
+        "status": {str(i): m["status"] for i, m in enumerate(moves) if m["status"] != MoveStatus.OK.value},
+        "comment": {str(i): m["comment"] for i, m in enumerate(moves) if m["comment"]},
+    }
+    return _COMPACT_MAGIC + zlib.compress(json.dumps(data, separators=(",", ":")).encode(), 9)
+
+
+def decode_record(stored: bytes | str) -> MatchRecord:
+    """A stored record, compact (schema 2) or JSON text (schema 1).
+
+    :raises ValueError: if it is neither, or its fields are not a record's.
+    :raises zlib.error: if the compressed bytes are damaged.
+    """
+    if isinstance(stored, str):
+        return _record_from_text(stored)
+    if not stored.startswith(_COMPACT_MAGIC):
+        raise ValueError("not a compact match record")
+    data = json.loads(zlib.decompress(stored[len(_COMPACT_MAGIC):]))
+    columns = data.pop("moves_by_column", None)
+    if not isinstance(columns, dict):
+        raise ValueError("compact match record without moves")
+    try:
+        status, comment = columns["status"], columns["comment"]
+        data["moves"] = [{"seat": seat, "index": index, "action": action, "elapsed_ms": elapsed / 1000,
+                          "status": status.get(str(i), MoveStatus.OK.value), "comment": comment.get(str(i), "")}
+                         for i, (seat, index, action, elapsed) in enumerate(zip(
+                             columns["seat"], columns["index"], columns["action"], columns["elapsed_us"], strict=True))]
+    except (KeyError, TypeError, AttributeError, ValueError) as error:
+        raise ValueError(f"compact match record with malformed moves ({type(error).__name__})") from None
+    return MatchRecord.from_json(data)
+
+
+def _record_from_text(text: str) -> MatchRecord:
+    return MatchRecord.from_json(json.loads(text))

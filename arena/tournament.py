@@ -5,11 +5,12 @@ writes; then it registers the bots and inserts the whole schedule as ``pending``
 one transaction.  :func:`run_tournament` plays whatever is not ``done`` yet, so it is also
 how a tournament is resumed.
 
-Matches run in N referee worker processes behind the small :class:`Executor` interface (a
-distributed executor can implement it later).  Workers never touch the database: they send
-each :class:`~referee.result.MatchRecord` back, and the parent commits it in one
-transaction.  A worker whose parent disappears (``kill -9``) notices within half a second,
-stops its bots and exits.
+Matches are played by an executor (:mod:`arena.executors`): worker processes on this
+machine (:mod:`arena.executors.local`) or a Dask cluster (:mod:`arena.executors.dask`).
+Executors never touch the database: they return each
+:class:`~referee.result.MatchRecord`, and this process, the single writer, commits it in one
+transaction, at most once per match.  The run loop below reads the same whichever executor
+plays.
 
 ``Ctrl-C`` (or SIGTERM) stops dispatching and lets the running matches finish and be stored;
 a second ``Ctrl-C`` abandons them (their bots are stopped; they stay pending).
@@ -24,28 +25,34 @@ in (the process is restarted for the next one).
 from __future__ import annotations
 
 import dataclasses
-import multiprocessing
-import multiprocessing.connection
 import os
 import signal
-import sys
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
+from arena.executors import Executor, JobResult, MatchJob, play_job
+from arena.executors.keeper import BotKeeper
+from arena.executors.local import LocalExecutor
+from arena.progress import NoProgress, Progress, RichProgress
 from arena.ratings import update_ratings
-from arena.scheduler import Format, ScheduleError, format_for, schedule
-from arena.storage import BotRow, Database, ScheduledMatch, StorageError
-from referee.bots import MANIFEST_NAME, BotSpec, BotSpecError, BotStartError, bot_files_hash, resolve_bot
+from arena.scheduler import Format, Pairing, ScheduleError, format_for, schedule
+from arena.storage import BotRow, Database, ScheduledMatch, StorageError, TournamentRow
+from referee.bots import MANIFEST_NAME, BotSpec, BotSpecError, bot_files_hash, resolve_bot
 from referee.games import game_class
-from referee.games.base import SettingsError
-from referee.match import BotConnection, MatchConfig, TimeControl, run_match
-from referee.result import MatchRecord
+from referee.games.base import Game, SettingsError
+from referee.match import MatchConfig, TimeControl
 from referee.sandbox import SandboxConfig
+
+__all__ = ["BotKeeper", "Executor", "JobResult", "LocalExecutor", "MatchJob", "NoProgress", "Progress", "RichProgress",
+           "RunSummary", "TournamentError", "TournamentPlan", "TournamentSpec", "abandon_tournament",
+           "check_not_running", "create_tournament", "delete_tournament", "expand_bots", "plan_tournament",
+           "play_job", "register", "run_tournament", "spec_from_row"]
+"""Executors and the progress display live in their own modules; their names stay importable here."""
 
 DICE_GAMES = frozenset({"yahtzee"})
 """Games whose chance is dice, not a deal: duplicate seeds help less there, so they are off by default."""
@@ -100,7 +107,7 @@ def spec_from_row(row: BotRow) -> BotSpec:
         if row.manifest:
             spec = BotSpec.from_manifest(Path(row.manifest))
         else:
-            spec = BotSpec.from_address(str(row.address), name=row.name)
+            spec = BotSpec.from_address(str(row.address), name=row.name, version=row.version)
     except BotSpecError as error:
         raise TournamentError(f"bot {row.label}: {error}") from None
     if bot_files_hash(spec) != row.files_hash:
@@ -138,11 +145,25 @@ class TournamentSpec:
     """Stored with the tournament, so a resumed run confines bots the same way."""
 
 
-def create_tournament(db: Database, spec: TournamentSpec) -> int:
-    """Validate, register the bots and store the whole schedule; returns the tournament id.
+@dataclass(frozen=True)
+class TournamentPlan:
+    """A validated tournament: what :func:`create_tournament` will store."""
+
+    spec: TournamentSpec
+    game: Game
+    format: Format
+    duplicate: bool
+    pairings: tuple[Pairing[int], ...]
+    """Seats as positions in ``spec.bots``."""
+
+
+def plan_tournament(spec: TournamentSpec) -> TournamentPlan:
+    """Validate everything about a tournament without touching any database.
+
+    A tournament needs at least two bots and tables of at least two seats: a single seat
+    cannot be rated, and a league must never hold a match its ratings cannot use.
 
     :raises TournamentError: for a bad game, variant, setting, table size, or bot list.
-    :raises StorageError: for a bot registered before with other files.
     """
     try:
         cls = game_class(spec.game)
@@ -152,273 +173,51 @@ def create_tournament(db: Database, spec: TournamentSpec) -> int:
     twice = sorted({label for label in labels if labels.count(label) > 1})
     if twice:
         raise TournamentError(f"bot {twice[0]} is entered twice; each entrant needs its own name or version")
+    if len(spec.bots) < 2:
+        raise TournamentError(f"a tournament needs at least 2 bots to rate, got {len(spec.bots)}")
     for bot in spec.bots:
         if not bot.plays(spec.game):
             raise TournamentError(f"bot {bot.label} does not play {spec.game} (its manifest lists "
                                   f"{', '.join(bot.games)})")
+    if spec.table_size is not None and spec.table_size < 2:
+        raise TournamentError(f"tables of {spec.table_size} seat cannot be rated; a tournament needs at least 2 "
+                              f"seats per table")
     try:
         fmt: Format = format_for(min_players=cls.min_players, max_players=cls.max_players, teams=cls.teams,
                                  num_bots=len(spec.bots), table_size=spec.table_size)
+        if fmt.table_size < 2:
+            raise ScheduleError(f"tables of {fmt.table_size} seat cannot be rated; a tournament needs at least 2 "
+                                f"seats per table")
         game = cls(variant=spec.variant, num_players=fmt.table_size, settings=spec.settings)
         duplicate = spec.duplicate if spec.duplicate is not None else spec.game not in DICE_GAMES
         pairings = schedule(fmt, list(range(len(spec.bots))), rounds=spec.rounds, duplicate=duplicate,
                             seed=spec.seed, max_tables=spec.max_tables)
     except (SettingsError, ScheduleError) as error:
         raise TournamentError(str(error)) from None
+    return TournamentPlan(spec, game, fmt, duplicate, tuple(pairings))
+
+
+def create_tournament(db: Database, spec: TournamentSpec | TournamentPlan) -> int:
+    """Validate (unless given a plan), register the bots and store the whole schedule.
+
+    Returns the tournament id.
+
+    :raises TournamentError: for a bad game, variant, setting, table size, or bot list.
+    :raises StorageError: for a bot registered before with other files.
+    """
+    plan = spec if isinstance(spec, TournamentPlan) else plan_tournament(spec)
+    spec, game, fmt = plan.spec, plan.game, plan.format
     rows = [register(db, bot) for bot in spec.bots]
     matches = [ScheduledMatch(tuple(rows[i].id for i in p.seats), p.seed, p.round, p.deal, p.rotation)
-               for p in pairings]
+               for p in plan.pairings]
     tc = dataclasses.asdict(spec.time_control)
     name = spec.name or f"{game.name} {game.variant}: {len(rows)} bots, {spec.rounds} round(s)"
     return db.create_tournament(
         name=name, game=game.name, variant=game.variant, settings=dict(game.settings), format=fmt.kind,
-        table_size=fmt.table_size, rounds=spec.rounds, duplicate=duplicate, seed=spec.seed, time_control=tc,
+        table_size=fmt.table_size, rounds=spec.rounds, duplicate=plan.duplicate, seed=spec.seed, time_control=tc,
         options={"max_tables": spec.max_tables, "keep_alive": spec.keep_alive, "format": fmt.describe(),
                  "sandbox": spec.sandbox.to_dict()},
         bot_ids=[row.id for row in rows], matches=matches)
-
-
-# --- executing ------------------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class MatchJob:
-    """One match for a worker: the stored match id, what to play, and who sits where."""
-
-    match_id: int
-    config: MatchConfig
-    bots: tuple[BotSpec, ...]
-
-
-@dataclass(frozen=True)
-class JobResult:
-    """A worker's answer: the record, or why there is none, and where the time went."""
-
-    match_id: int
-    record: MatchRecord | None
-    """The record, even of a match that did not finish (then with an ``error``)."""
-    error: str | None = None
-    """Why the match has no usable result; ``None`` when it can be stored."""
-    startup_s: float = 0.0
-    """Starting bot processes and waiting until they serve."""
-    play_s: float = 0.0
-    """Playing the match (run_match with ready bots)."""
-    stop_s: float = 0.0
-    """Stopping bot processes."""
-
-
-class Executor(Protocol):
-    """Where matches run. A distributed executor needs only these four methods."""
-
-    slots: int
-    """How many matches may run at once."""
-
-    def submit(self, job: MatchJob) -> None:
-        """Start ``job``; only called while fewer than :attr:`slots` jobs are running."""
-
-    def running(self) -> int:
-        """Jobs submitted and not yet returned by :meth:`poll`."""
-
-    def poll(self, timeout: float) -> list[JobResult]:
-        """Results that arrived, waiting up to ``timeout`` seconds for the first one."""
-
-    def close(self, *, abandon: bool = False) -> None:
-        """Stop the workers; with ``abandon``, also the matches they are playing."""
-
-
-class BotKeeper:
-    """A worker's bot connections: fresh per match, or kept alive across matches.
-
-    Every open connection is tracked, so :meth:`close` stops them all even when a SIGTERM
-    cut a :meth:`release` short.
-    """
-
-    def __init__(self, keep_alive: bool) -> None:
-        self.keep_alive = keep_alive
-        self.alive: dict[BotSpec, BotConnection] = {}
-        self.open: list[BotConnection] = []
-
-    def acquire(self, bots: Sequence[BotSpec], startup_timeout: float,
-                sandbox: SandboxConfig) -> list[BotSpec | BotConnection]:
-        """Ready connections where a bot starts; the spec itself where it does not (run_match records why)."""
-        ready: list[BotSpec | BotConnection] = []
-        for spec in bots:
-            kept = self.alive.pop(spec, None)
-            if kept is not None and kept.alive():
-                self.alive[spec] = kept
-                ready.append(kept)
-                continue
-            if kept is not None:
-                self._close(kept)
-            try:
-                connection = BotConnection(spec, startup_timeout, sandbox)
-            except BotStartError:
-                ready.append(spec)
-                continue
-            self.open.append(connection)
-            if self.keep_alive:
-                self.alive[spec] = connection
-            ready.append(connection)
-        return ready
-
-    def _close(self, connection: BotConnection) -> None:
-        if connection in self.open:
-            self.open.remove(connection)
-        if self.alive.get(connection.spec) is connection:
-            del self.alive[connection.spec]
-        connection.close()
-
-    def release(self, used: Sequence[BotSpec | BotConnection], record: MatchRecord | None) -> None:
-        """Stop the bots of a finished match, except healthy ones kept alive."""
-        for seat, item in enumerate(used):
-            if not isinstance(item, BotConnection):
-                continue
-            healthy = record is not None and seat not in record.forfeited and item.alive()
-            if not (self.keep_alive and healthy):
-                self._close(item)
-
-    def close(self) -> None:
-        """Stop every bot still running."""
-        while self.open:
-            try:
-                self._close(self.open[-1])
-            except Exception:  # noqa: BLE001 - keep stopping the others
-                pass
-        self.alive.clear()
-
-
-def play_job(job: MatchJob, keeper: BotKeeper) -> JobResult:
-    """Play one job with the worker's bots; exceptions become an error result."""
-    used: list[BotSpec | BotConnection] = []
-    record: MatchRecord | None = None
-    error: str | None = None
-    startup = play = 0.0
-    start = time.monotonic()
-    try:
-        used = keeper.acquire(job.bots, job.config.time_control.startup_timeout, job.config.sandbox)
-        startup = time.monotonic() - start
-        record = run_match(job.config, used)
-        play = time.monotonic() - start - startup
-        if not record.finished:
-            error = f"match not finished: {record.reason or record.termination}"
-    except Exception as exc:  # noqa: BLE001 - a referee or engine bug must not stop the tournament
-        error = f"{type(exc).__name__}: {exc}"
-    finally:  # also on SystemExit (SIGTERM): never leave bot processes behind
-        stop_start = time.monotonic()
-        keeper.release(used, record)
-        stop = time.monotonic() - stop_start
-    return JobResult(job.match_id, record, error, startup, play, stop)
-
-
-def _worker_main(conn: multiprocessing.connection.Connection, parent_pid: int, keep_alive: bool) -> None:
-    """A worker process: play jobs from ``conn`` until it closes, the parent dies, or SIGTERM."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides what Ctrl-C means
-    stopping = [False]
-
-    def _terminate(signum: int, frame: Any) -> None:
-        # Only the first SIGTERM interrupts; later ones must not cut short stopping the bots.
-        if not stopping[0]:
-            stopping[0] = True
-            raise SystemExit(128 + signum)
-
-    signal.signal(signal.SIGTERM, _terminate)
-
-    def _watch_parent() -> None:
-        while os.getppid() == parent_pid:
-            time.sleep(0.5)
-        os.kill(os.getpid(), signal.SIGTERM)
-
-    threading.Thread(target=_watch_parent, daemon=True).start()
-    keeper = BotKeeper(keep_alive)
-    try:
-        while True:
-            try:
-                job = conn.recv()
-            except (EOFError, OSError):
-                return
-            if job is None:
-                return
-            result = play_job(job, keeper)
-            try:
-                conn.send(result)
-            except (BrokenPipeError, OSError):
-                return
-    finally:
-        stopping[0] = True
-        keeper.close()
-
-
-class _Worker:
-    def __init__(self, context: Any, keep_alive: bool) -> None:
-        self.conn, child = context.Pipe(duplex=True)
-        self.process = context.Process(target=_worker_main, args=(child, os.getpid(), keep_alive), daemon=True)
-        self.process.start()
-        child.close()
-        self.job: MatchJob | None = None
-
-
-class LocalExecutor:
-    """N worker processes on this machine (spawned, so each has a clean interpreter)."""
-
-    def __init__(self, workers: int, *, keep_alive: bool = False) -> None:
-        self.slots = max(1, workers)
-        self.keep_alive = keep_alive
-        self._context = multiprocessing.get_context("spawn")
-        self._workers = [_Worker(self._context, keep_alive) for _ in range(self.slots)]
-
-    def submit(self, job: MatchJob) -> None:
-        for index, worker in enumerate(self._workers):
-            if worker.job is None:
-                if not worker.process.is_alive():
-                    worker.conn.close()
-                    worker = self._workers[index] = _Worker(self._context, self.keep_alive)
-                worker.job = job
-                worker.conn.send(job)
-                return
-        raise RuntimeError("no free worker")
-
-    def running(self) -> int:
-        return sum(1 for worker in self._workers if worker.job is not None)
-
-    def poll(self, timeout: float) -> list[JobResult]:
-        busy = [w for w in self._workers if w.job is not None]
-        if not busy:
-            return []
-        waitables: list[Any] = [w.conn for w in busy] + [w.process.sentinel for w in busy]
-        ready = multiprocessing.connection.wait(waitables, timeout)
-        results = []
-        for index, worker in enumerate(self._workers):
-            job = worker.job
-            if job is None or (worker.conn not in ready and worker.process.sentinel not in ready):
-                continue
-            try:
-                result = worker.conn.recv() if worker.conn.poll() else None
-            except (EOFError, OSError):
-                result = None
-            if result is None:  # the worker died mid-match: report it and replace the worker
-                worker.process.join(1.0)
-                code = worker.process.exitcode
-                results.append(JobResult(job.match_id, None, f"worker process died (exit code {code})"))
-                worker.conn.close()
-                self._workers[index] = _Worker(self._context, self.keep_alive)
-                continue
-            worker.job = None
-            results.append(result)
-        return results
-
-    def close(self, *, abandon: bool = False) -> None:
-        for worker in self._workers:
-            if abandon and worker.job is not None and worker.process.is_alive():
-                worker.process.terminate()  # SIGTERM: the worker stops its bots on the way out
-            try:
-                worker.conn.send(None)
-            except (BrokenPipeError, OSError):
-                pass
-        deadline = time.monotonic() + 5.0
-        for worker in self._workers:
-            worker.process.join(max(0.1, deadline - time.monotonic()))
-            if worker.process.is_alive():
-                worker.process.kill()
-                worker.process.join()
-            worker.conn.close()
 
 
 # --- running ---------------------------------------------------------------------------------------------
@@ -464,69 +263,37 @@ def _runner_alive(pid: int | None) -> bool:
     return b"arena" in cmdline  # a recycled pid of some other program does not count
 
 
-class _Progress(Protocol):
-    def start(self, total: int, done: int) -> None: ...
-    def advance(self, ok: bool) -> None: ...
-    def note(self, text: str) -> None: ...
-    def stop(self) -> None: ...
+def check_not_running(tournament: TournamentRow) -> None:
+    """:raises TournamentError: if a live arena process is running ``tournament``."""
+    if _runner_alive(tournament.runner_pid):
+        raise TournamentError(f"tournament {tournament.id} is being run by process {tournament.runner_pid}")
 
 
-class _NoProgress:
-    """No bar; notes (such as "stopping") still go to stderr."""
+def abandon_tournament(db: Database, tid: int) -> None:
+    """Mark a tournament abandoned: its played matches stay (and stay rated), the rest is never played.
 
-    def start(self, total: int, done: int) -> None:
-        pass
-
-    def advance(self, ok: bool) -> None:
-        pass
-
-    def note(self, text: str) -> None:
-        print(text, file=sys.stderr, flush=True)
-
-    def stop(self) -> None:
-        pass
+    :raises TournamentError: if a live process is running it.
+    """
+    check_not_running(db.tournament(tid))
+    db.set_tournament_status(tid, "abandoned")
 
 
-class RichProgress:
-    """A progress bar: matches done of total, matches per minute and ETA."""
+def delete_tournament(db: Database, tid: int) -> int:
+    """Delete a tournament and all its matches, then recompute its game's ratings.
 
-    def __init__(self, label: str, console: Any = None) -> None:
-        from rich.console import Console
-        from rich.progress import (BarColumn, MofNCompleteColumn, Progress, ProgressColumn, TextColumn,
-                                   TimeElapsedColumn, TimeRemainingColumn)
-        from rich.text import Text
+    Returns how many matches were deleted.
 
-        class RateColumn(ProgressColumn):
-            def render(self, task: Any) -> Text:
-                speed = task.finished_speed or task.speed
-                return Text(f"{speed * 60:.1f}/min" if speed else "-/min")
-
-        self.label = label
-        self.progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), RateColumn(),
-                                 TextColumn("elapsed"), TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(),
-                                 console=console or Console(stderr=True), transient=False)
-        self.task: Any = None
-        self.failed = 0
-
-    def start(self, total: int, done: int) -> None:
-        self.progress.start()
-        self.task = self.progress.add_task(self.label, total=total, completed=done)
-
-    def advance(self, ok: bool) -> None:
-        if not ok:
-            self.failed += 1
-            self.progress.update(self.task, description=f"{self.label} ({self.failed} failed)")
-        self.progress.advance(self.task)
-
-    def note(self, text: str) -> None:
-        self.progress.console.print(text)
-
-    def stop(self) -> None:
-        self.progress.stop()
+    :raises TournamentError: if a live process is running it.
+    """
+    tournament = db.tournament(tid)
+    check_not_running(tournament)
+    deleted = db.delete_tournament(tid)
+    update_ratings(db, tournament.game, tournament.variant, recompute=True)
+    return deleted
 
 
 def run_tournament(db: Database, tid: int, *, workers: int = 1, keep_alive: bool | None = None,
-                   progress: _Progress | None = None,
+                   progress: Progress | None = None,
                    executor_factory: Callable[[int, bool], Executor] | None = None) -> RunSummary:
     """Play every match of tournament ``tid`` that is not done, then update the ratings.
 
@@ -536,10 +303,11 @@ def run_tournament(db: Database, tid: int, *, workers: int = 1, keep_alive: bool
     :raises TournamentError: if another process is running it, or a bot changed or vanished.
     :raises SandboxError: if the tournament's sandbox is bwrap and bwrap does not work here.
     """
-    progress = progress or _NoProgress()
+    progress = progress or NoProgress()
     tournament = db.tournament(tid)
-    if _runner_alive(tournament.runner_pid):
-        raise TournamentError(f"tournament {tid} is being run by process {tournament.runner_pid}")
+    check_not_running(tournament)
+    if tournament.status == "abandoned":
+        raise TournamentError(f"tournament {tid} was abandoned; its unplayed matches are not played")
     entrants = db.tournament_bots(tid)
     specs = {row.id: spec_from_row(row) for row in entrants}
     todo = db.unfinished_matches(tid)
@@ -549,24 +317,31 @@ def run_tournament(db: Database, tid: int, *, workers: int = 1, keep_alive: bool
     keep = bool(tournament.options.get("keep_alive", False)) if keep_alive is None else keep_alive
     tc = TimeControl(**tournament.time_control)
     # Resolved here, once: a missing bwrap fails or warns before any worker starts.
-    sandbox = SandboxConfig.from_dict(tournament.options.get("sandbox")).resolved()
+    requested = SandboxConfig.from_dict(tournament.options.get("sandbox"))
+    sandbox = requested.resolved()
+    hashes = {row.id: row.files_hash for row in entrants}
     jobs = deque(MatchJob(m.id, MatchConfig(game=m.game, variant=m.variant, settings=m.settings, seed=m.seed,
                                             match_id=str(m.id), time_control=tc, sandbox=sandbox),
-                          tuple(specs[b] for b in m.bot_ids)) for m in todo)
+                          tuple(specs[b] for b in m.bot_ids), tuple(hashes[b] for b in m.bot_ids), m.attempts + 1,
+                          requested)
+                 for m in todo)
     start = time.monotonic()
-    if jobs:
-        db.set_tournament_status(tid, "running", runner_pid=os.getpid())
-        _play_all(db, jobs, summary, progress, workers, keep, executor_factory)
-    summary.elapsed_s = time.monotonic() - start
-    update_ratings(db, tournament.game, tournament.variant)
-    left = db.match_counts(tid)
-    status = "finished" if left["pending"] == 0 and left["failed"] == 0 else "interrupted" if summary.interrupted \
-        else "incomplete"
-    db.set_tournament_status(tid, status)
+    status = "incomplete"  # what an unexpected error leaves: resumable, never stuck "running"
+    try:
+        if jobs:
+            db.set_tournament_status(tid, "running", runner_pid=os.getpid())
+            _play_all(db, jobs, summary, progress, workers, keep, executor_factory)
+        summary.elapsed_s = time.monotonic() - start
+        update_ratings(db, tournament.game, tournament.variant)
+        left = db.match_counts(tid)
+        status = "finished" if left["pending"] == 0 and left["failed"] == 0 else "interrupted" \
+            if summary.interrupted else "incomplete"
+    finally:
+        db.set_tournament_status(tid, status)
     return summary
 
 
-def _play_all(db: Database, jobs: deque[MatchJob], summary: RunSummary, progress: _Progress, workers: int,
+def _play_all(db: Database, jobs: deque[MatchJob], summary: RunSummary, progress: Progress, workers: int,
               keep_alive: bool, executor_factory: Callable[[int, bool], Executor] | None) -> None:
     """The dispatch loop, with a two-step Ctrl-C (finish running matches, then abandon them).
 

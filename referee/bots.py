@@ -17,6 +17,8 @@ Manifest fields::
     command = ["{python}", "bot.py"]  # run in the manifest's folder; {python} is the
                                       # referee's own interpreter
     games = ["*"]                     # game names, or "*" for all
+    build = "make"                    # optional: the step that builds the bot, named in
+                                      # the error when its program is missing
 
     [sandbox]
     read_only = ["../build"]          # optional: more folders the bot reads, relative to
@@ -25,6 +27,12 @@ Manifest fields::
 In the sandbox a bot sees its own folder read-only; ``read_only`` lets the sample bots reach
 the SDKs and builds they share.  It is confined to those public folders of arena so that a
 stranger's manifest cannot ask for the organiser's files.
+
+Each started bot gets a private folder in the temporary directory, named after the referee
+process that owns it (``arena-bot-<pid>.<start time>-*``; ``check-bot`` makes
+``arena-check-*`` ones the same way).  The referee removes its folders when it stops a bot;
+those of a referee that was killed (``kill -9``) are removed by the next referee that starts
+(:func:`remove_stale_folders`).
 """
 
 from __future__ import annotations
@@ -34,23 +42,27 @@ import os
 import re
 import shutil
 import signal
+import stat
 import subprocess
 import sys
 import tempfile
+import threading
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
-import arena
-from referee.sandbox import (SandboxConfig, SandboxMode, acquire_uid, bwrap_command, executable_prefix,
+from arena.resources import proto_dir, sample_bots_dir
+from referee.sandbox import (UID_BASE, SandboxConfig, SandboxMode, acquire_uid, bwrap_command, executable_prefix,
                              limits_command, python_runtime, release_uid, sandbox_environment, within)
+from referee.untrusted import clean
 
 MANIFEST_NAME = "bot.toml"
-ARENA_CHECKOUT = Path(arena.__file__).resolve().parents[1]
-SHARED_FOLDERS = (ARENA_CHECKOUT / "sample_bots", ARENA_CHECKOUT / "proto")
-"""The only folders outside its own that a manifest may ask to read in the sandbox."""
-_ADDRESS = re.compile(r"^(unix:.+|[A-Za-z0-9_.\-]+:\d{1,5}|\[[0-9a-fA-F:]+\]:\d{1,5})$")
+SHARED_FOLDERS = (sample_bots_dir().resolve(), proto_dir().resolve())
+"""The only folders outside its own that a manifest may ask to read in the sandbox: the
+sample bots and the protocol, in the checkout or inside the installed package."""
+_ADDRESS = re.compile(r"^(unix:.+|[A-Za-z0-9_.\-]+:\d+|\[[0-9a-fA-F:]+\]:\d+)$")
+BUILD_HINT_LIMIT = 200
 
 
 class BotSpecError(ValueError):
@@ -76,6 +88,8 @@ class BotSpec:
     manifest: Path | None = None
     read_only: tuple[Path, ...] = ()
     """Extra folders the bot reads in the sandbox (from the manifest's ``[sandbox]`` table)."""
+    build: str = ""
+    """The manifest's build step, shown when the bot's program is missing or it dies at once."""
 
     def plays(self, game: str) -> bool:
         return "*" in self.games or game in self.games
@@ -111,16 +125,44 @@ class BotSpec:
         games = data.get("games", ["*"])
         if isinstance(games, str):
             games = [games]
-        return cls(name=str(data["name"]), version=str(data.get("version", "")), author=str(data.get("author", "")),
-                   language=str(data.get("language", "")), command=tuple(command), directory=path.parent.resolve(),
+        build = data.get("build", "")
+        if not isinstance(build, str):
+            raise BotSpecError(f"bot manifest {path}: 'build' must be a string")
+        return cls(name=clean(data["name"], 64), version=clean(data.get("version", ""), 64),
+                   author=clean(data.get("author", ""), 128), language=clean(data.get("language", ""), 32),
+                   command=tuple(command), directory=path.parent.resolve(),
                    games=tuple(str(g) for g in games), manifest=path.resolve(),
-                   read_only=_read_only(path, data.get("sandbox", {})))
+                   read_only=_read_only(path, data.get("sandbox", {})), build=_one_line(build, BUILD_HINT_LIMIT))
 
     @classmethod
-    def from_address(cls, address: str, name: str | None = None) -> BotSpec:
+    def from_address(cls, address: str, name: str | None = None, version: str = "") -> BotSpec:
+        """A bot already running at ``address``.
+
+        :raises BotSpecError: for text that is not an address, or a port outside 1..65535.
+        """
         if not _ADDRESS.match(address):
             raise BotSpecError(f"not a bot address: {address!r} (expected host:port or unix:///path)")
-        return cls(name=name or address, address=address)
+        if not address.startswith("unix:"):
+            port = int(address.rpartition(":")[2])
+            if not 1 <= port <= 65535:
+                raise BotSpecError(f"bot address {address!r}: port {port} is out of range (1 to 65535)")
+        return cls(name=name or address, version=version, address=address)
+
+    def build_hint(self, *, missing: bool) -> str:
+        """The manifest's build step as the end of an error line, or ``""`` if it names none.
+
+        ``missing``: the bot's program is missing (so it is surely not built), rather than
+        the bot having died before it served (which may or may not be for that reason).
+        """
+        if not self.build:
+            return ""
+        return f"; build it first: {self.build}" if missing else f"; if it is not built: {self.build}"
+
+
+def _one_line(text: str, limit: int) -> str:
+    """Untrusted manifest text made fit for a one-line message."""
+    text = " ".join(clean(text).split())
+    return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
 def _read_only(manifest: Path, table: object) -> tuple[Path, ...]:
@@ -173,6 +215,71 @@ def bot_files_hash(spec: BotSpec) -> str:
 SETPRIV = shutil.which("setpriv")
 """util-linux's setpriv, used to give bots a parent-death signal."""
 
+_SCRATCH_NAME = re.compile(r"^arena-(?:bot|check)-(\d+)\.(\d+)-")
+_swept: list[bool] = []
+_sweep_lock = threading.Lock()
+
+
+def _start_time(pid: int) -> int | None:
+    """When process ``pid`` started (clock ticks after boot), or None if it is gone or a zombie."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    except OSError:
+        return None
+    if not fields or fields[0] in ("Z", "X"):
+        return None
+    return int(fields[19])
+
+
+def owner_tag() -> str:
+    """``<pid>.<start time>`` of this process: names its scratch folders, so that another
+    referee can tell a dead owner's folders from a live one's even after the pid is reused."""
+    pid = os.getpid()
+    return f"{pid}.{_start_time(pid) or 0}"
+
+
+def scratch_folder(kind: str) -> Path:
+    """A new private folder ``arena-<kind>-<owner tag>-*`` in the temporary directory.
+
+    The first call in a process removes the folders that dead referees left behind.
+    """
+    remove_stale_folders(once=True)
+    return Path(tempfile.mkdtemp(prefix=f"arena-{kind}-{owner_tag()}-"))
+
+
+def remove_stale_folders(*, once: bool = False) -> list[Path]:
+    """Remove the scratch folders whose owning referee is no longer running; return them.
+
+    Only real folders (not links) of this user, or of the sandbox's bot uids for a root
+    referee, are touched; folders of a live referee are left alone.
+    """
+    with _sweep_lock:
+        if once and _swept:
+            return []
+        _swept.append(True)
+    removed = []
+    euid = os.geteuid()
+    try:
+        entries = list(os.scandir(tempfile.gettempdir()))
+    except OSError:
+        return []
+    for entry in entries:
+        match = _SCRATCH_NAME.match(entry.name)
+        if match is None:
+            continue
+        pid, started = int(match.group(1)), int(match.group(2))
+        if _start_time(pid) == started:
+            continue  # its referee still runs
+        try:
+            info = entry.stat(follow_symlinks=False)
+        except OSError:
+            continue
+        if not stat.S_ISDIR(info.st_mode) or not (info.st_uid == euid or (euid == 0 and info.st_uid >= UID_BASE)):
+            continue
+        shutil.rmtree(entry.path, ignore_errors=True)
+        removed.append(Path(entry.path))
+    return removed
+
 
 def die_with_parent(command: list[str]) -> list[str]:
     """``command`` wrapped so the kernel kills it when the referee dies, even by ``kill -9``.
@@ -201,7 +308,7 @@ class BotProcess:
             raise BotSpecError(f"bot {spec.name} has no command to start")
         self.spec = spec
         self.sandbox = sandbox.resolved()
-        self._folder = Path(tempfile.mkdtemp(prefix="arena-bot-"))
+        self._folder = scratch_folder("bot")
         self.address = f"unix://{self._folder / 'bot.sock'}"
         self._log_path = self._folder / "bot.log"
         self.uid: int | None = None
@@ -209,6 +316,7 @@ class BotProcess:
         self._log: BinaryIO | None = None
         command = [sys.executable if part == "{python}" else part for part in spec.command]
         try:
+            self._check_program(command[0])
             argv, env = self._command(command)
             # Kept open and read through this descriptor: the bot owns the folder and could
             # swap the name for a link to a file it may not read.
@@ -222,6 +330,20 @@ class BotProcess:
         except BaseException:
             self._clean_up()
             raise
+
+    def _check_program(self, program: str) -> None:
+        """Fail before starting when the program is missing: wrapped in setpriv and the sandbox,
+        it would only show as an exit with a wrapper's message."""
+        spec = self.spec
+        assert spec.directory is not None
+        if "/" in program:
+            path = spec.directory / program
+            if not path.exists():
+                raise BotStartError(f"bot {spec.name}: its program {program} does not exist ({path.resolve()})"
+                                    f"{spec.build_hint(missing=True) or '; is it built?'}")
+        elif shutil.which(program) is None:
+            raise BotStartError(f"bot {spec.name}: its program {program!r} is not installed (not on PATH)"
+                                f"{spec.build_hint(missing=True)}")
 
     def _command(self, command: list[str]) -> tuple[list[str], dict[str, str]]:
         """The argv and environment that start ``command`` in this process's sandbox mode."""
@@ -270,8 +392,8 @@ class BotProcess:
         tail = self.output_tail()
         return f"{how}: {tail}" if tail else how
 
-    def output_tail(self, lines: int = 1) -> str:
-        """The last ``lines`` lines the bot printed (from the last 4 KiB of its output)."""
+    def output_tail(self) -> str:
+        """The most telling line of the bot's last 4 KiB of output (:func:`telling_line`)."""
         if self._log is None or self._log.closed:
             return ""
         try:
@@ -279,8 +401,7 @@ class BotProcess:
             tail = os.pread(self._log.fileno(), 4096, max(0, size - 4096))
         except OSError:
             return ""
-        text = tail.decode("utf-8", errors="replace").strip().splitlines()
-        return " | ".join(line.strip() for line in text[-lines:])
+        return telling_line(tail.decode("utf-8", errors="replace"))
 
     def sandbox_init(self) -> int | None:
         """In bwrap mode, the pid of the sandbox's first process (its PID namespace's init)."""
@@ -326,6 +447,25 @@ class BotProcess:
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
+
+
+_ERROR_LINE = re.compile(r"^([\w.]*(Error|Exception)\b[^:]*:|panic: |fatal error: |error: )", re.IGNORECASE)
+_NOISE_LINE = re.compile(r"^(Node\.js v\d|\s|[\]\[{}()^]+$|exit status \d+$)")
+
+
+def telling_line(output: str) -> str:
+    """The line of a dying program's output that says why: the last error line (``Error: ...``,
+    ``ValueError: ...``, ``panic: ...``) if there is one, else the last line that is not a
+    runtime's footer (Node's ``Node.js v20...``), a stack frame (indented) or bracket debris.
+    """
+    lines = [line.rstrip() for line in output.splitlines() if line.strip()]
+    for line in reversed(lines):
+        if _ERROR_LINE.match(line):
+            return line.strip()
+    for line in reversed(lines):
+        if not _NOISE_LINE.match(line):
+            return line.strip()
+    return lines[-1].strip() if lines else ""
 
 
 def _signal_name(number: int) -> str:

@@ -10,7 +10,8 @@ Time control: each Decide call has a deadline of ``move_timeout`` plus what is l
 seat's ``time_bank``; time used beyond ``move_timeout`` is taken from the bank, and a missed
 deadline drains it.  A timeout, an RPC error or an out-of-range answer is a fault; after
 ``max_faults`` faults, or as soon as the bot's process dies, the seat is forfeited: the
-fallback plays the rest of its decisions and it ranks last.
+fallback plays the rest of its decisions and it ranks last (in a team game, with its
+whole team).
 """
 
 from __future__ import annotations
@@ -27,16 +28,18 @@ import grpc
 from arena.v1 import bot_pb2
 from referee import wire
 from referee.bots import BotProcess, BotSpec, BotStartError
-from referee.client import MAX_MESSAGE_BYTES, PROTOCOL_VERSION, BotClient
+from referee.client import MAX_MESSAGE_BYTES, PROTOCOL_VERSION, REFUSED_PATIENCE, BotClient
 from referee.games import make_game
 from referee.games.base import Outcome, State
 from referee.result import Fault, FaultKind, MatchRecord, Move, MoveStatus
 from referee.sandbox import SandboxConfig
+from referee.untrusted import clean
 
 MAX_DECISIONS = 1_000_000
 """A guard against an engine that never ends; every engine has its own, much lower, caps."""
 END_MATCH_TIMEOUT = 1.0
 COMMENT_LIMIT = 200
+FAULT_DETAIL_LIMIT = 500
 
 
 @dataclass(frozen=True)
@@ -68,6 +71,17 @@ class MatchConfig:
     """How command bots are confined; bots given by address run wherever they run."""
 
 
+@dataclass(frozen=True)
+class BotUnavailable:
+    """A bot its caller would not start, and why: its seat forfeits at start-up with that reason.
+
+    A tournament worker uses it when the bot's folder there differs from the registered one.
+    """
+
+    spec: BotSpec
+    reason: str
+
+
 class BotConnection:
     """A ready bot: its process (if the referee started it), channel and identity."""
 
@@ -82,15 +96,17 @@ class BotConnection:
         self.client = BotClient(self.process.address if self.process else str(spec.address))
         try:
             alive = self.process.alive if self.process else (lambda: True)
-            problem = self.client.wait_serving(startup_timeout, alive)
+            # A bot given by address should be running already: refusals mean it is not there.
+            problem = self.client.wait_serving(startup_timeout, alive,
+                                               refused_patience=None if self.process else REFUSED_PATIENCE)
             if problem is None:
                 reply = self.client.identify(startup_timeout)
                 problem = None if reply.ok else f"Identify failed: {reply.code.name}: {reply.detail}"
                 self.info: bot_pb2.BotInfo = reply.response
             if problem is not None:
                 if self.process and not self.process.alive():
-                    problem = f"{problem}; {self.process.exit_description()}"
-                raise BotStartError(f"bot {spec.name}: {problem}")
+                    problem = f"{problem}; {self.process.exit_description()}{spec.build_hint(missing=False)}"
+                raise BotStartError(clean(f"bot {spec.name}: {problem}", FAULT_DETAIL_LIMIT))
         except BaseException:
             self.close()
             raise
@@ -120,7 +136,7 @@ class _Seat:
 class MatchRunner:
     """Plays one match; :func:`run_match` is the usual entry point."""
 
-    def __init__(self, config: MatchConfig, bots: Sequence[BotSpec | BotConnection],
+    def __init__(self, config: MatchConfig, bots: Sequence[BotSpec | BotConnection | BotUnavailable],
                  on_line: Callable[[str], None] | None = None) -> None:
         self.config = config
         self.tc = config.time_control
@@ -133,14 +149,16 @@ class MatchRunner:
         self.record = MatchRecord(
             match_id=config.match_id or uuid.uuid4().hex[:12], game=self.game.name, variant=self.game.variant,
             num_players=self.game.num_players, settings=dict(self.game.settings), seed=config.seed,
-            players=[bot.spec.label if isinstance(bot, BotConnection) else bot.label for bot in self.bots],
+            players=[bot.label if isinstance(bot, BotSpec) else bot.spec.label for bot in self.bots],
             time_control={"move_timeout": self.tc.move_timeout, "time_bank": self.tc.time_bank,
                           "max_faults": self.tc.max_faults, "startup_timeout": self.tc.startup_timeout},
             sandbox=self.sandbox.to_dict())
         self.seats: list[_Seat] = []
+        self._owned: list[BotConnection] = []
 
     # --- faults ------------------------------------------------------------------------------
     def _fault(self, seat: int, kind: FaultKind, detail: str, decision: int | None = None) -> None:
+        detail = clean(detail, FAULT_DETAIL_LIMIT)  # often quotes the bot: its stderr, its error text
         self.record.faults.append(Fault(seat, kind, detail, decision))
         state = self.seats[seat]
         state.faults += 1
@@ -159,12 +177,15 @@ class MatchRunner:
 
     # --- set-up --------------------------------------------------------------------------------
     def _connect(self) -> None:
-        owned: list[BotConnection] = []
+        owned = self._owned  # filled as bots start, so that an interrupt still stops them
         for seat, bot in enumerate(self.bots):
             name = self.record.players[seat]
             self.seats.append(_Seat(name, None, self.tc.time_bank))
             if isinstance(bot, BotConnection):
                 self.seats[seat].connection = bot
+                continue
+            if isinstance(bot, BotUnavailable):
+                self._fault(seat, FaultKind.STARTUP, bot.reason)
                 continue
             try:
                 connection = BotConnection(bot, self.tc.startup_timeout, self.sandbox)
@@ -173,7 +194,6 @@ class MatchRunner:
                 continue
             owned.append(connection)
             self.seats[seat].connection = connection
-        self._owned = owned
         for seat, state in enumerate(self.seats):
             if state.connection is None:
                 continue
@@ -218,7 +238,7 @@ class MatchRunner:
         if reply.ok:
             runner.bank = max(0.0, runner.bank - max(0.0, reply.elapsed - self.tc.move_timeout))
             index = reply.response.action_index
-            comment = reply.response.comment[:COMMENT_LIMIT]
+            comment = clean(reply.response.comment, COMMENT_LIMIT)
             if 0 <= index < len(legal):
                 return index, MoveStatus.OK, elapsed_ms, comment
             self._fault(seat, FaultKind.INVALID, f"index {index} is not in 0..{len(legal) - 1}", decision)
@@ -269,21 +289,22 @@ class MatchRunner:
             shown = len(state.events)
         return state
 
-    def _finish(self, outcome: Outcome) -> None:
+    def _finish(self, state: State[Any, Any]) -> None:
+        outcome = state.outcome()
         record = self.record
         record.scores = list(outcome.scores)
         record.engine_ranking = list(outcome.ranking)
-        record.ranking = list(rank_with_forfeits(outcome.ranking, set(record.forfeited)))
+        record.ranking = list(rank_with_forfeits(outcome.ranking, set(record.forfeited), self.game.teams))
         record.termination = outcome.termination.value
         record.bank_used = [round(self.tc.time_bank - seat.bank, 3) for seat in self.seats]
-        reason = outcome.detail or outcome.termination.value
-        if record.forfeited:
-            reason += "; forfeited: " + ", ".join(f"seat {s} ({record.players[s]})" for s in record.forfeited)
-        record.reason = reason
-        end = bot_pb2.EndMatchRequest(match_id=record.match_id, scores=record.scores, ranking=record.ranking,
-                                      reason=reason)
-        for seat in self.seats:
+        reason = record.reason = match_reason(outcome, record.forfeited, record.players)
+        for number, seat in enumerate(self.seats):
             if seat.connection is not None and not seat.forfeited:
+                # The final observation carries what the seat has not seen yet (a last knock, say).
+                final = wire.observation_to_proto(self.game.name, state.observe(number),
+                                                  state.events_for(number, seat.seen_events))
+                end = bot_pb2.EndMatchRequest(match_id=record.match_id, scores=record.scores, ranking=record.ranking,
+                                              reason=reason, observation=final)
                 seat.connection.client.call("EndMatch", end, END_MATCH_TIMEOUT)
 
     def run(self) -> MatchRecord:
@@ -293,24 +314,42 @@ class MatchRunner:
             self._connect()
             self._start_match()
             state = self._play()
-            self._finish(state.outcome())
+            self._finish(state)
         except Exception as error:  # noqa: BLE001 - an engine or referee bug must not kill a tournament
             self.record.termination = "aborted"
             self.record.reason = f"referee error: {type(error).__name__}: {error}"
             self.on_line(f"  ! match aborted: {self.record.reason}")
         finally:
-            for connection in getattr(self, "_owned", []):
+            for connection in self._owned:
                 connection.close()
             self.record.duration_s = round(time.monotonic() - start, 3)
         return self.record
 
 
-def rank_with_forfeits(ranking: Sequence[int], forfeited: set[int]) -> tuple[int, ...]:
+def match_reason(outcome: Outcome, forfeited: Sequence[int], players: Sequence[str]) -> str:
+    """The record's one line for people: the engine's detail, then who forfeited."""
+    reason = outcome.detail or outcome.termination.value
+    if forfeited:
+        reason += "; forfeited: " + ", ".join(f"seat {s} ({players[s]})" for s in forfeited)
+    return reason
+
+
+def rank_with_forfeits(ranking: Sequence[int], forfeited: set[int],
+                       teams: Sequence[Sequence[int]] | None = None) -> tuple[int, ...]:
     """Move forfeited seats below everyone else, keeping the engine's order within each group.
+
+    In a team game (``teams``, e.g. Jass's ``((0, 2), (1, 3))``) a forfeit sinks the whole
+    team: the partner of a forfeited seat ranks last with it, though the fallback played the
+    forfeited seat's cards and the partner played on.
 
     >>> rank_with_forfeits([0, 1, 2], {0})
     (2, 0, 1)
+    >>> rank_with_forfeits([0, 2, 0, 2], {2}, [(0, 2), (1, 3)])
+    (2, 0, 2, 0)
     """
+    if teams is not None:
+        forfeited = {seat for team in teams if forfeited & set(team) for seat in team}
+
     def rank(seat: int) -> int:
         same_group = [s for s in range(len(ranking)) if (s in forfeited) == (seat in forfeited)]
         better = sum(1 for s in same_group if ranking[s] < ranking[seat])
@@ -319,13 +358,13 @@ def rank_with_forfeits(ranking: Sequence[int], forfeited: set[int]) -> tuple[int
     return tuple(rank(seat) for seat in range(len(ranking)))
 
 
-def run_match(config: MatchConfig, bots: Sequence[BotSpec | BotConnection],
+def run_match(config: MatchConfig, bots: Sequence[BotSpec | BotConnection | BotUnavailable],
               on_line: Callable[[str], None] | None = None) -> MatchRecord:
     """Play one match and return its record (faults are recorded, never raised).
 
     Command bots are started before the match and stopped after it; a :class:`BotConnection`
     passed in is used as is and left running, for callers that keep bots alive across
-    matches.
+    matches; a :class:`BotUnavailable` forfeits its seat at start-up.
 
     :raises SettingsError: for a bad game, variant, seat count or setting (no bot is started).
     :raises SandboxError: if the config asks for bwrap and bwrap does not work here.

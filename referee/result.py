@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import enum
 import json
-from dataclasses import asdict, dataclass, field
+import math
+from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
 from referee.games.base import Seat
@@ -55,8 +56,13 @@ class Fault:
         return {"seat": self.seat, "kind": self.kind.value, "detail": self.detail, "decision": self.decision}
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> Fault:
-        return cls(data["seat"], FaultKind(data["kind"]), data["detail"], data.get("decision"))
+    def from_json(cls, data: Any, where: str = "fault") -> Fault:
+        """:raises ValueError: naming the bad field, for anything but :meth:`to_json`'s shape."""
+        data = _object(data, where, ("seat", "kind", "detail", "decision"))
+        decision = data["decision"]
+        return cls(_typed(data["seat"], int, f"{where}.seat"), _enum(FaultKind, data["kind"], f"{where}.kind"),
+                   _typed(data["detail"], str, f"{where}.detail"),
+                   None if decision is None else _typed(decision, int, f"{where}.decision"))
 
 
 @dataclass(frozen=True)
@@ -78,9 +84,14 @@ class Move:
         return data
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> Move:
-        return cls(data["seat"], data["index"], data["action"], MoveStatus(data["status"]),
-                   data.get("elapsed_ms", 0.0), data.get("comment", ""))
+    def from_json(cls, data: Any, where: str = "move") -> Move:
+        """:raises ValueError: naming the bad field, for anything but :meth:`to_json`'s shape."""
+        data = _object(data, where, ("seat", "index", "action", "status", "elapsed_ms", "comment"))
+        return cls(_typed(data["seat"], int, f"{where}.seat"), _typed(data["index"], int, f"{where}.index"),
+                   _typed(data["action"], str, f"{where}.action"),
+                   _enum(MoveStatus, data["status"], f"{where}.status"),
+                   _typed(data["elapsed_ms"], float, f"{where}.elapsed_ms"),
+                   _typed(data["comment"], str, f"{where}.comment"))
 
 
 @dataclass
@@ -131,17 +142,77 @@ class MatchRecord:
         return json.dumps(self.to_json(), indent=1, sort_keys=True)
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> MatchRecord:
-        """Rebuild a record from :meth:`to_json` output.
+    def from_json(cls, data: Any) -> MatchRecord:
+        """Rebuild a record from :meth:`to_json` output, checking the shape and type of every
+        field (whether the fields agree with each other is :func:`referee.replay.replay`'s job).
 
-        :raises ValueError: on a record of another format or with missing fields.
+        :raises ValueError: one line naming the first bad field: a record of another format,
+            a missing or unknown field, or a value of the wrong type.
         """
-        if data.get("format") != RECORD_FORMAT:
-            raise ValueError(f"match record format {data.get('format')!r} is not {RECORD_FORMAT}")
-        try:
-            fields = {k: v for k, v in data.items() if k != "format"}
-            fields["moves"] = [Move.from_json(m) for m in data["moves"]]
-            fields["faults"] = [Fault.from_json(f) for f in data["faults"]]
-            return cls(**fields)
-        except (KeyError, TypeError) as error:
-            raise ValueError(f"malformed match record: {error}") from None
+        if isinstance(data, dict) and data.get("format") != RECORD_FORMAT:
+            raise ValueError(f"match record format {json.dumps(data.get('format'))[:40]} is not {RECORD_FORMAT}")
+        data = _object(data, "match record", tuple(f.name for f in fields(cls)) + ("format",))
+        values: dict[str, Any] = {}
+        for name, kind in _RECORD_FIELDS.items():
+            if isinstance(kind, list):
+                values[name] = [_typed(item, kind[0], f"{name}[{number}]")
+                                for number, item in enumerate(_typed(data[name], list, name))]
+            else:
+                values[name] = _typed(data[name], kind, name)
+        values["moves"] = [Move.from_json(m, f"moves[{n}]") for n, m in enumerate(_typed(data["moves"], list, "moves"))]
+        values["faults"] = [Fault.from_json(f, f"faults[{n}]")
+                            for n, f in enumerate(_typed(data["faults"], list, "faults"))]
+        return cls(**values)
+
+
+_RECORD_FIELDS: dict[str, Any] = {
+    "match_id": str, "game": str, "variant": str, "num_players": int, "settings": dict, "seed": int,
+    "players": [str], "forfeited": [int], "scores": [float], "ranking": [int], "engine_ranking": [int],
+    "termination": str, "reason": str, "duration_s": float, "bank_used": [float], "time_control": dict,
+    "sandbox": dict}
+"""The type of each record field but ``moves`` and ``faults``; ``[t]`` is a list of ``t``."""
+_KIND_NAMES = {int: "a whole number", float: "a number", str: "a string", dict: "an object", list: "a list"}
+
+
+def _show(value: Any) -> str:
+    """A JSON value described in a few words, for an error message."""
+    text = json.dumps(value) if not isinstance(value, (dict, list)) else ""
+    if isinstance(value, bool) or value is None:
+        return text
+    kind = _KIND_NAMES.get(type(value), type(value).__name__)
+    if not text:
+        return kind
+    return f"{kind} ({text if len(text) <= 40 else text[:37] + '...'})"
+
+
+def _typed(value: Any, kind: type, where: str) -> Any:
+    """``value`` if it is a JSON value of ``kind`` (``float``: any finite number), else ValueError."""
+    if isinstance(value, bool):
+        ok = False
+    elif kind is float:
+        ok = isinstance(value, (int, float)) and math.isfinite(value)
+    else:
+        ok = isinstance(value, kind)
+    if not ok:
+        raise ValueError(f"{where} must be {_KIND_NAMES[kind]}, not {_show(value)}")
+    return value
+
+
+def _enum(kind: type[enum.Enum], value: Any, where: str) -> Any:
+    names = [member.value for member in kind]  # type: ignore[attr-defined]
+    if value not in names or not isinstance(value, str):
+        raise ValueError(f"{where} must be one of {', '.join(names)}, not {_show(value)}")
+    return kind(value)
+
+
+def _object(data: Any, where: str, keys: tuple[str, ...]) -> dict[str, Any]:
+    """``data`` if it is a JSON object with exactly ``keys``, else ValueError naming the first difference."""
+    if not isinstance(data, dict):
+        raise ValueError(f"{where} must be an object, not {_show(data)}")
+    for key in keys:
+        if key not in data:
+            raise ValueError(f"{where} has no {key!r} field")
+    for key in data:
+        if key not in keys:
+            raise ValueError(f"{where} has an unknown field {json.dumps(key)[:40]}")
+    return data

@@ -209,11 +209,19 @@ def release_uid(uid: int) -> None:
 # --- the command -------------------------------------------------------------------------------------
 def python_runtime() -> list[Path]:
     """What ``{python}`` needs to run the SDK: the interpreter's installation, the virtual
-    environment, and the ``arena`` package's folder (which may be a source checkout)."""
+    environment, the ``arena`` package's folder (in site-packages, or in a source checkout
+    for an editable install), and the site-packages folders of the SDK's dependencies
+    wherever pip put them (outside the environment for ``pip install --user``)."""
+    import google.protobuf
+    import grpc
+    import grpc_health
+
     import arena
 
     paths = {Path(sys.prefix), Path(sys.base_prefix), Path(os.path.realpath(sys.executable)).parents[1],
              Path(arena.__file__).resolve().parent}
+    for module in (grpc, grpc_health, google.protobuf):
+        paths.add(Path(module.__file__).resolve().parents[module.__name__.count(".") + 1])
     return sorted(paths)
 
 

@@ -7,10 +7,10 @@
 # Idempotent and quick when nothing changed: Debian packages are installed only when
 # missing (apt-get needs root; otherwise the command to run is printed), npm ci runs only
 # when package-lock.json changed, CMake and Go rebuild only what changed. The C++ and Go
-# code for the protocol is generated from proto/arena/v1/*.proto on every build.
+# code for the protocol is generated from proto/arena/v1/*.proto on every build (Go by
+# go/build.sh, which starter kits from `arena new-bot --language go` carry too).
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
-ROOT=$(dirname "$HERE")
 LOG_DIR=$(mktemp -d)
 trap 'rm -rf "$LOG_DIR"' EXIT
 
@@ -93,24 +93,10 @@ build_cpp() {
 }
 
 build_go() {
-  local src="$HERE/go" build="$HERE/go/build" start
+  local start
   start=$(date +%s)
-  # GOPATH mode over Debian's Go sources in /usr/share/gocode: no module proxy needed.
-  local gopath="$build/gopath" package="$build/gopath/src/arena"
-  local protos=("$ROOT"/proto/arena/v1/*.proto) mappings=() proto relative
-  for proto in "${protos[@]}"; do
-    relative=${proto#"$ROOT/proto/"}
-    mappings+=("--go_opt=M$relative=arena/v1;arenav1" "--go-grpc_opt=M$relative=arena/v1;arenav1")
-  done
-  rm -rf "$package"
-  mkdir -p "$package/v1" "$package/arenabot" "$package/random_bot"
-  say "go: protoc --go_out --go-grpc_out proto/arena/v1/*.proto; go build sample_bots/go/random_bot"
-  quietly protoc --proto_path="$ROOT/proto" --go_out="$gopath/src" --go-grpc_out="$gopath/src" \
-    "${mappings[@]}" "${protos[@]}"
-  cp "$src"/arenabot/*.go "$package/arenabot/"
-  cp "$src"/random_bot/*.go "$package/random_bot/"
-  quietly env GO111MODULE=off GOFLAGS= GOPROXY=off GOPATH="$gopath:/usr/share/gocode" \
-    GOCACHE="$build/gocache" go build -o "$build/random_bot" arena/random_bot
+  say "go: sample_bots/go/build.sh random_bot build/random_bot (protoc, go build)"
+  quietly "$HERE/go/build.sh" random_bot build/random_bot
   say "go: built sample_bots/go/build/random_bot in $(seconds_since "$start")"
 }
 

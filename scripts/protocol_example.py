@@ -55,6 +55,14 @@ class Recorder(bot_pb2_grpc.BotServicer):
 def _abridged(request: object) -> tuple[object, str]:
     """The request cut short for the page: scorecards to their filled boxes, the legal actions
     to the first two and the last, with a note saying so."""
+    if isinstance(request, bot_pb2.EndMatchRequest):
+        copy = bot_pb2.EndMatchRequest()
+        copy.CopyFrom(request)
+        events = len(copy.observation.events)
+        del copy.observation.events[1:]
+        copy.observation.yahtzee.Clear()
+        return copy, (f"# abridged: the final observation's typed view and all but the first of its {events} "
+                      f"events left out")
     if not isinstance(request, bot_pb2.DecideRequest):
         return request, ""
     copy = bot_pb2.DecideRequest()

@@ -1,16 +1,18 @@
-"""Fixtures shared by the whole suite: looking for processes a test must not leave behind."""
+"""Fixtures shared by the whole suite: looking for processes and temporary folders a test
+must not leave behind."""
 
 from __future__ import annotations
 
 import os
 import shutil
-from collections.abc import Callable
+import tempfile
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from referee.bots import BotSpec, resolve_bot
+from referee.bots import BotSpec, owner_tag, resolve_bot
 
 HOSTILE_BOTS = Path(__file__).resolve().parent / "bots"
 
@@ -40,6 +42,30 @@ def processes_in(*folders: Path) -> list[int]:
         if any(cwd.is_relative_to(folder) for folder in folders):
             found.append(int(entry.name))
     return found
+
+
+def scratch_folders(folder: Path | None = None, *, mine: bool = False) -> list[Path]:
+    """The referee's private folders (``arena-bot-*``, ``arena-check-*``) in ``folder`` (by
+    default the temporary directory); with ``mine``, only those of this process's referee."""
+    folder = folder or Path(tempfile.gettempdir())
+    prefixes = [f"arena-{kind}-{owner_tag()}-" if mine else f"arena-{kind}-" for kind in ("bot", "check")]
+    return sorted(path for path in folder.iterdir() if path.name.startswith(tuple(prefixes)))
+
+
+@pytest.fixture
+def private_tmp() -> Iterator[Path]:
+    """An empty temporary directory for an ``arena`` subprocess (pass ``TMPDIR``), so that the
+    test can see everything it leaves there.  Short, for Unix socket paths."""
+    folder = Path(tempfile.mkdtemp(prefix="at-"))
+    folder.chmod(0o755)
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture
+def leftover_folders() -> Callable[..., list[Path]]:
+    """:func:`scratch_folders`, for tests that check no bot's folder outlived its match."""
+    return scratch_folders
 
 
 @pytest.fixture

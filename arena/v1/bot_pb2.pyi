@@ -147,16 +147,18 @@ class Action(_message.Message):
     def __init__(self, text: _Optional[str] = ..., yahtzee: _Optional[_Union[_yahtzee_pb2.YahtzeeAction, _Mapping]] = ..., gin_rummy: _Optional[_Union[_gin_rummy_pb2.GinRummyAction, _Mapping]] = ..., yaniv: _Optional[_Union[_yaniv_pb2.YanivAction, _Mapping]] = ..., yoninkan: _Optional[_Union[_yoninkan_pb2.YoninkanAction, _Mapping]] = ..., jass: _Optional[_Union[_jass_pb2.JassAction, _Mapping]] = ...) -> None: ...
 
 class EndMatchRequest(_message.Message):
-    __slots__ = ("match_id", "scores", "ranking", "reason")
+    __slots__ = ("match_id", "scores", "ranking", "reason", "observation")
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]
     SCORES_FIELD_NUMBER: _ClassVar[int]
     RANKING_FIELD_NUMBER: _ClassVar[int]
     REASON_FIELD_NUMBER: _ClassVar[int]
+    OBSERVATION_FIELD_NUMBER: _ClassVar[int]
     match_id: str
     scores: _containers.RepeatedScalarFieldContainer[float]
     ranking: _containers.RepeatedScalarFieldContainer[int]
     reason: str
-    def __init__(self, match_id: _Optional[str] = ..., scores: _Optional[_Iterable[float]] = ..., ranking: _Optional[_Iterable[int]] = ..., reason: _Optional[str] = ...) -> None: ...
+    observation: Observation
+    def __init__(self, match_id: _Optional[str] = ..., scores: _Optional[_Iterable[float]] = ..., ranking: _Optional[_Iterable[int]] = ..., reason: _Optional[str] = ..., observation: _Optional[_Union[Observation, _Mapping]] = ...) -> None: ...
 
 class EndMatchResponse(_message.Message):
     __slots__ = ()

@@ -24,15 +24,23 @@ _sym_db = _symbol_database.Default()
 
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x13\x61rena/v1/jass.proto\x12\x08\x61rena.v1\"\x11\n\x0fJassObservation\"\x0c\n\nJassActionb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x13\x61rena/v1/jass.proto\x12\x08\x61rena.v1\"\x88\x04\n\x0fJassObservation\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12.\n\x05phase\x18\x02 \x01(\x0e\x32\x1f.arena.v1.JassObservation.Phase\x12\x16\n\x0e\x63urrent_player\x18\x03 \x01(\x05\x12\x0c\n\x04hand\x18\x04 \x03(\t\x12\x13\n\x0bhand_number\x18\x05 \x01(\r\x12\x0e\n\x06\x64\x65\x61ler\x18\x06 \x01(\r\x12\x10\n\x08\x66orehand\x18\x07 \x01(\r\x12\x0c\n\x04mode\x18\x08 \x01(\t\x12\x0f\n\x07\x63hooser\x18\t \x01(\x05\x12\x0e\n\x06pushed\x18\n \x01(\x08\x12\x12\n\nmultiplier\x18\x0b \x01(\r\x12\r\n\x05trick\x18\x0c \x03(\t\x12\x14\n\x0ctrick_leader\x18\r \x01(\r\x12#\n\x06tricks\x18\x0e \x03(\x0b\x32\x13.arena.v1.JassTrick\x12 \n\x04weis\x18\x0f \x03(\x0b\x32\x12.arena.v1.JassWeis\x12\x13\n\x0bweis_points\x18\x10 \x01(\r\x12\x0e\n\x06stoeck\x18\x11 \x01(\x05\x12\x13\n\x0bhand_points\x18\x12 \x03(\r\x12\x0e\n\x06scores\x18\x13 \x03(\r\x12\x0e\n\x06target\x18\x14 \x01(\r\"Q\n\x05Phase\x12\x15\n\x11PHASE_UNSPECIFIED\x10\x00\x12\x11\n\rPHASE_DECLARE\x10\x01\x12\x0e\n\nPHASE_PLAY\x10\x02\x12\x0e\n\nPHASE_OVER\x10\x03\"J\n\tJassTrick\x12\x0e\n\x06leader\x18\x01 \x01(\r\x12\r\n\x05\x63\x61rds\x18\x02 \x03(\t\x12\x0e\n\x06winner\x18\x03 \x01(\r\x12\x0e\n\x06points\x18\x04 \x01(\r\"E\n\x08JassWeis\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12\x0c\n\x04kind\x18\x02 \x01(\t\x12\r\n\x05\x63\x61rds\x18\x03 \x03(\t\x12\x0e\n\x06points\x18\x04 \x01(\r\"\x9e\x01\n\nJassAction\x12\'\n\x04kind\x18\x01 \x01(\x0e\x32\x19.arena.v1.JassAction.Kind\x12\x0c\n\x04mode\x18\x02 \x01(\t\x12\x0c\n\x04\x63\x61rd\x18\x03 \x01(\t\"K\n\x04Kind\x12\x14\n\x10KIND_UNSPECIFIED\x10\x00\x12\x0f\n\x0bKIND_CHOOSE\x10\x01\x12\r\n\tKIND_PUSH\x10\x02\x12\r\n\tKIND_PLAY\x10\x03\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'arena.v1.jass_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_JASSOBSERVATION']._serialized_start=33
-  _globals['_JASSOBSERVATION']._serialized_end=50
-  _globals['_JASSACTION']._serialized_start=52
-  _globals['_JASSACTION']._serialized_end=64
+  _globals['_JASSOBSERVATION']._serialized_start=34
+  _globals['_JASSOBSERVATION']._serialized_end=554
+  _globals['_JASSOBSERVATION_PHASE']._serialized_start=473
+  _globals['_JASSOBSERVATION_PHASE']._serialized_end=554
+  _globals['_JASSTRICK']._serialized_start=556
+  _globals['_JASSTRICK']._serialized_end=630
+  _globals['_JASSWEIS']._serialized_start=632
+  _globals['_JASSWEIS']._serialized_end=701
+  _globals['_JASSACTION']._serialized_start=704
+  _globals['_JASSACTION']._serialized_end=862
+  _globals['_JASSACTION_KIND']._serialized_start=787
+  _globals['_JASSACTION_KIND']._serialized_end=862
 # @@protoc_insertion_point(module_scope)

@@ -24,15 +24,31 @@ _sym_db = _symbol_database.Default()
 
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x17\x61rena/v1/yoninkan.proto\x12\x08\x61rena.v1\"\x15\n\x13YoninkanObservation\"\x10\n\x0eYoninkanActionb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x17\x61rena/v1/yoninkan.proto\x12\x08\x61rena.v1\"\xaf\x06\n\x13YoninkanObservation\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12\x32\n\x05phase\x18\x02 \x01(\x0e\x32#.arena.v1.YoninkanObservation.Phase\x12\x16\n\x0e\x63urrent_player\x18\x03 \x01(\x05\x12\x13\n\x0bgame_number\x18\x04 \x01(\r\x12\r\n\x05games\x18\x05 \x01(\r\x12\x0e\n\x06\x62\x61ttle\x18\x06 \x01(\r\x12\r\n\x05trump\x18\x07 \x01(\t\x12\r\n\x05table\x18\x08 \x03(\r\x12\x0c\n\x04hand\x18\t \x03(\t\x12\x14\n\x0ctrick_number\x18\n \x01(\r\x12\x0e\n\x06leader\x18\x0b \x01(\x05\x12%\n\x05trick\x18\x0c \x03(\x0b\x32\x16.arena.v1.YoninkanPlay\x12\x10\n\x08led_suit\x18\r \x01(\t\x12\'\n\x06tricks\x18\x0e \x03(\x0b\x32\x17.arena.v1.YoninkanTrick\x12)\n\x08\x63\x61ptured\x18\x0f \x03(\x0b\x32\x17.arena.v1.YoninkanCards\x12\x33\n\x0c\x64\x65\x63larations\x18\x10 \x03(\x0b\x32\x1d.arena.v1.YoninkanDeclaration\x12\x10\n\x08my_group\x18\x11 \x01(\t\x12\x0f\n\x07partner\x18\x12 \x01(\x05\x12\x11\n\tkan_seats\x18\x13 \x03(\r\x12\x13\n\x0bshown_cards\x18\x14 \x03(\t\x12\x10\n\x08shown_by\x18\x15 \x01(\x05\x12\x11\n\tkan_needs\x18\x16 \x01(\r\x12\x13\n\x0bmukan_needs\x18\x17 \x01(\r\x12\r\n\x05right\x18\x18 \x01(\t\x12/\n\x07results\x18\x19 \x03(\x0b\x32\x1e.arena.v1.YoninkanBattleResult\x12\x0e\n\x06scores\x18\x1a \x03(\x11\x12/\n\tlast_game\x18\x1b \x01(\x0b\x32\x1c.arena.v1.YoninkanGameResult\"p\n\x05Phase\x12\x15\n\x11PHASE_UNSPECIFIED\x10\x00\x12\x0e\n\nPHASE_PLAY\x10\x01\x12\x0f\n\x0bPHASE_RIGHT\x10\x02\x12\x0e\n\nPHASE_SHOW\x10\x03\x12\x0f\n\x0bPHASE_TRUMP\x10\x04\x12\x0e\n\nPHASE_OVER\x10\x05\"*\n\x0cYoninkanPlay\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12\x0c\n\x04\x63\x61rd\x18\x02 \x01(\t\"t\n\rYoninkanTrick\x12\x0e\n\x06number\x18\x01 \x01(\r\x12\x0e\n\x06leader\x18\x02 \x01(\r\x12%\n\x05plays\x18\x03 \x03(\x0b\x32\x16.arena.v1.YoninkanPlay\x12\x0c\n\x04\x63\x61ll\x18\x04 \x01(\t\x12\x0e\n\x06winner\x18\x05 \x01(\r\"\x1e\n\rYoninkanCards\x12\r\n\x05\x63\x61rds\x18\x01 \x03(\t\"8\n\x13YoninkanDeclaration\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12\x13\n\x0b\x64\x65\x63laration\x18\x02 \x01(\t\"5\n\x14YoninkanBattleResult\x12\x0e\n\x06winner\x18\x01 \x01(\t\x12\r\n\x05\x62onus\x18\x02 \x01(\t\"}\n\x12YoninkanGameResult\x12\x13\n\x0bgame_number\x18\x01 \x01(\r\x12\x11\n\tkan_seats\x18\x02 \x03(\r\x12/\n\x07\x62\x61ttles\x18\x03 \x03(\x0b\x32\x1e.arena.v1.YoninkanBattleResult\x12\x0e\n\x06points\x18\x04 \x01(\x11\"\xf8\x01\n\x0eYoninkanAction\x12+\n\x04kind\x18\x01 \x01(\x0e\x32\x1d.arena.v1.YoninkanAction.Kind\x12\x0c\n\x04\x63\x61rd\x18\x02 \x01(\t\x12\x0c\n\x04\x63\x61ll\x18\x03 \x01(\t\x12\x13\n\x0b\x64\x65\x63laration\x18\x04 \x01(\t\x12\r\n\x05\x63\x61rds\x18\x05 \x03(\t\x12\x0c\n\x04suit\x18\x06 \x01(\t\"k\n\x04Kind\x12\x14\n\x10KIND_UNSPECIFIED\x10\x00\x12\r\n\tKIND_PLAY\x10\x01\x12\x10\n\x0cKIND_DECLARE\x10\x02\x12\r\n\tKIND_PASS\x10\x03\x12\r\n\tKIND_SHOW\x10\x04\x12\x0e\n\nKIND_TRUMP\x10\x05\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'arena.v1.yoninkan_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_YONINKANOBSERVATION']._serialized_start=37
-  _globals['_YONINKANOBSERVATION']._serialized_end=58
-  _globals['_YONINKANACTION']._serialized_start=60
-  _globals['_YONINKANACTION']._serialized_end=76
+  _globals['_YONINKANOBSERVATION']._serialized_start=38
+  _globals['_YONINKANOBSERVATION']._serialized_end=853
+  _globals['_YONINKANOBSERVATION_PHASE']._serialized_start=741
+  _globals['_YONINKANOBSERVATION_PHASE']._serialized_end=853
+  _globals['_YONINKANPLAY']._serialized_start=855
+  _globals['_YONINKANPLAY']._serialized_end=897
+  _globals['_YONINKANTRICK']._serialized_start=899
+  _globals['_YONINKANTRICK']._serialized_end=1015
+  _globals['_YONINKANCARDS']._serialized_start=1017
+  _globals['_YONINKANCARDS']._serialized_end=1047
+  _globals['_YONINKANDECLARATION']._serialized_start=1049
+  _globals['_YONINKANDECLARATION']._serialized_end=1105
+  _globals['_YONINKANBATTLERESULT']._serialized_start=1107
+  _globals['_YONINKANBATTLERESULT']._serialized_end=1160
+  _globals['_YONINKANGAMERESULT']._serialized_start=1162
+  _globals['_YONINKANGAMERESULT']._serialized_end=1287
+  _globals['_YONINKANACTION']._serialized_start=1290
+  _globals['_YONINKANACTION']._serialized_end=1538
+  _globals['_YONINKANACTION_KIND']._serialized_start=1431
+  _globals['_YONINKANACTION_KIND']._serialized_end=1538
 # @@protoc_insertion_point(module_scope)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from arena.queries import RATING_COLUMNS, bot_labels, h2h_matrix, rating_values
+from arena.queries import bot_labels, h2h_matrix, rating_json
 from arena.ratings import rating_history
 from arena.storage import BotRow, Database, MatchRow, NotFoundError, TournamentRow
 from arena.web.store import ReadOnlyStore
@@ -46,7 +46,7 @@ def games(db: Database) -> list[dict[str, Any]]:
 def ratings(store: ReadOnlyStore, db: Database, game: str, variant: str) -> list[dict[str, Any]]:
     """The rating table as ``arena ratings --format json`` prints it, plus bot id and language."""
     rows = store.table(db, game, variant)
-    return [dict(zip(RATING_COLUMNS, rating_values(r)), bot_id=r.bot_id, language=r.language) for r in rows]
+    return [dict(rating_json(r), bot_id=r.bot_id, language=r.language) for r in rows]
 
 
 def head_to_head(db: Database, game: str, variant: str) -> dict[str, Any]:
@@ -71,7 +71,7 @@ def bot(store: ReadOnlyStore, db: Database, bot_id: int) -> dict[str, Any]:
         mine = next((r for r in store.table(db, game, variant) if r.bot_id == bot_id), None)
         history = rating_history(db, game, variant, bot_id, plan)
         result.append({"game": game, "variant": variant,
-                       "rating": None if mine is None else dict(zip(RATING_COLUMNS, rating_values(mine))),
+                       "rating": None if mine is None else rating_json(mine),
                        "history": [{"match": m, "mu": round(mu, 4), "sigma": round(sigma, 4)}
                                    for m, mu, sigma in history]})
     return {"bot": bot_json(row), "games": result}

@@ -54,7 +54,7 @@ class ReadOnlyStore:
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
-        first = Database(self.path, read_only=True)
+        first = Database(self.path, readonly=True)
         self._lock = threading.Lock()
         self._idle = [first]
         self._all = [first]
@@ -68,7 +68,7 @@ class ReadOnlyStore:
         with self._lock:
             db = self._idle.pop() if self._idle else None
         if db is None:
-            db = Database(self.path, read_only=True)
+            db = Database(self.path, readonly=True)
             with self._lock:
                 self._all.append(db)
         try:

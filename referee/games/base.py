@@ -100,6 +100,9 @@ class Event:
     """The action taken, when the event is a decision (its typed form goes on the wire)."""
     visible_to: frozenset[Seat] | None = None
     """Seats that may see this event; ``None`` means everyone."""
+    milestone: bool = False
+    """The end of a hand, round, battle or the match: the lines of a match's short summary
+    (``arena play`` without ``-v``)."""
 
     def visible(self, seat: Seat) -> bool:
         return self.visible_to is None or seat in self.visible_to
@@ -268,7 +271,8 @@ class State(ABC, Generic[ActionT, ObservationT]):
         """The events from index ``since`` on that ``seat`` may see."""
         return [event for event in self.events[since:] if event.visible(seat)]
 
-    def log(self, seat: Seat, text: str, action: Any = None, visible_to: frozenset[Seat] | None = None) -> None:
+    def log(self, seat: Seat, text: str, action: Any = None, visible_to: frozenset[Seat] | None = None, *,
+            milestone: bool = False) -> None:
         """Record an :class:`Event` (engines call this from :meth:`_apply`)."""
-        self.events.append(Event(seat, text, action, visible_to))
+        self.events.append(Event(seat, text, action, visible_to, milestone))
 

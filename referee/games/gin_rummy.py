@@ -485,7 +485,7 @@ class GinRummyState(State[GinRummyAction, GinRummyObservation]):
         self.to_play = TERMINAL
         self.termination = termination
         self.log(CHANCE, f"match over after {self.hand_number} hands: points {self.scores[0]}-{self.scores[1]}, "
-                         f"hands won {self.hands_won[0]}-{self.hands_won[1]}")
+                         f"hands won {self.hands_won[0]}-{self.hands_won[1]}", milestone=True)
 
     def _knock(self, seat: Seat) -> None:
         score = gm.settle(self.hands[seat], self.hands[1 - seat])
@@ -499,7 +499,7 @@ class GinRummyState(State[GinRummyAction, GinRummyObservation]):
                        f"lays off {cards_text(score.layoffs) or '-'} "
                        f"deadwood {cards_text(score.defender_unmatched) or '-'} ({score.defender_deadwood}); "
                        f"{score.kind.replace('_', ' ')}: seat {winner} scores {points}"
-                       + (" (doubled)" if self.doubled else ""))
+                       + (" (doubled)" if self.doubled else ""), milestone=True)
         self._end_hand(result)
 
     # --- the State API -------------------------------------------------------------------
@@ -576,7 +576,7 @@ class GinRummyState(State[GinRummyAction, GinRummyObservation]):
         if len(self.stock) <= _VOID_STOCK or self.draws >= self._max_draws:
             why = (f"{len(self.stock)} cards left in the stock" if len(self.stock) <= _VOID_STOCK
                    else f"{self.draws} draws, the cap")
-            self.log(CHANCE, f"hand {self.hand_number} is void: {why}")
+            self.log(CHANCE, f"hand {self.hand_number} is void: {why}", milestone=True)
             self._end_hand(HandResult(self.hand_number, "void", None, None, 0, self.doubled, None))
             return
         self._phase = _P_DRAW

@@ -335,7 +335,7 @@ class YahtzeeState(State[YahtzeeAction, YahtzeeObservation]):
         text = f"seat {seat} scores {action.points} in {action.box}"
         if action.bonus:
             text += f" and a {action.bonus} Yahtzee bonus"
-        self.log(seat, text, action)
+        self.log(seat, text, action, milestone=True)
         self.cards[seat][action.box] = action.points
         self.bonus[seat] += action.bonus
         self.turns_played += 1

@@ -11,8 +11,9 @@
  * SIGINT. serve() does the same without installing signal handlers and resolves to the
  * started server, for tests that run a bot in process ("127.0.0.1:0" picks a free port).
  *
- * The protocol is read at run time from the repository's proto/ folder (../../proto from
- * this file, or $ARENA_PROTO_DIR), so this SDK cannot drift from it. Messages are plain
+ * The protocol is read at run time, so this SDK cannot drift from it: from $ARENA_PROTO_DIR,
+ * else the proto/ folder next to this file when it holds arena/v1/bot.proto (a starter kit
+ * made by `arena new-bot` carries its own copy), else arena's proto/ folder (../../proto). Messages are plain
  * objects with the .proto field names (snake_case): observation.yahtzee.dice,
  * legalActions[i].text, ... A oneof is also named by a string property: observation.game
  * is 'yahtzee' or 'gin_rummy', action.yahtzee.kind is 'reroll' or 'score'.
@@ -31,8 +32,11 @@ const protoLoader = require('@grpc/proto-loader');
 
 const PROTOCOL_VERSION = 1;
 const ADDRESS_VARIABLE = 'ARENA_BOT_ADDRESS';
-const PROTO_DIR = process.env.ARENA_PROTO_DIR || path.resolve(__dirname, '..', '..', 'proto');
 const HEALTH_PROTO_DIR = path.join(__dirname, 'proto');
+const PROTO_DIR = process.env.ARENA_PROTO_DIR
+  || (fs.existsSync(path.join(HEALTH_PROTO_DIR, 'arena', 'v1', 'bot.proto'))
+    ? HEALTH_PROTO_DIR
+    : path.resolve(__dirname, '..', '..', 'proto'));
 const SHUTDOWN_GRACE_MS = 500;
 
 let protocol = null;
@@ -42,7 +46,7 @@ function loadProtocol() {
   if (protocol) return protocol;
   const botProto = path.join(PROTO_DIR, 'arena', 'v1', 'bot.proto');
   if (!fs.existsSync(botProto)) {
-    throw new Error(`the protocol is not at ${botProto}: set ARENA_PROTO_DIR to the proto/ folder of the arena repository`);
+    throw new Error(`the protocol is not at ${botProto}: set ARENA_PROTO_DIR to a folder holding arena/v1/*.proto (arena proto --out DIR writes one)`);
   }
   const definition = protoLoader.loadSync(['arena/v1/bot.proto', 'grpc/health/v1/health.proto'], {
     includeDirs: [PROTO_DIR, HEALTH_PROTO_DIR],

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -52,3 +53,11 @@ def test_bot_that_cannot_start_fails_with_the_reason(tmp_path: Path) -> None:
                             capture_output=True, text=True, timeout=60, cwd=ROOT)
     assert result.returncode == 1
     assert "FAIL: bot mute: not SERVING within 1 s" in result.stdout
+
+
+def test_check_bot_leaves_no_folder_behind(private_tmp: Path) -> None:
+    result = subprocess.run([sys.executable, "-m", "arena.cli", "check-bot", str(PYTHON_BOTS / "random_bot"),
+                             "--game", "yahtzee", "--matches", "1"], capture_output=True, text=True, timeout=120,
+                            cwd=ROOT, env=dict(os.environ, TMPDIR=str(private_tmp)))
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert list(private_tmp.iterdir()) == []

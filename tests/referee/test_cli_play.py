@@ -3,12 +3,19 @@
 from __future__ import annotations
 
 import json
+import os
 import socket
 import subprocess
 import sys
+import threading
+import time
 from pathlib import Path
 
 import pytest
+
+from arena.sdk import BoundServer, random_decide, serve
+from referee.bots import BotSpec
+from referee.match import BotConnection
 
 ROOT = Path(__file__).resolve().parents[2]
 RANDOM_BOT = str(ROOT / "sample_bots" / "python" / "random_bot")
@@ -34,7 +41,16 @@ def test_play_prints_the_log_and_result_and_the_record_replays(tmp_path: Path) -
     result = arena("play", "--game", "yahtzee", "--bot", HEURISTIC, "--bot", RANDOM_BOT, "--seed", "42",
                    "--log-out", str(log))
     assert result.returncode == 0, result.stderr
-    assert "rolled" in result.stdout and "yahtzee-heuristic" in result.stdout
+    assert result.stdout.startswith("seats: 0 yahtzee-heuristic@1.0, 1 random@1.0\n")
+    assert "scores" in result.stdout and "rolled" not in result.stdout  # a line per scored box, no rolls
+    assert len(result.stdout.splitlines()) < 60
+    verbose = arena("play", "--game", "yahtzee", "--bot", HEURISTIC, "--bot", RANDOM_BOT, "--seed", "42", "-v")
+    assert "rolled" in verbose.stdout and "rerolls" in verbose.stdout
+    as_json = arena("play", "--game", "yahtzee", "--bot", HEURISTIC, "--bot", RANDOM_BOT, "--seed", "42",
+                    "--format", "json")
+    rows = json.loads(as_json.stdout)
+    assert [row["bot"] for row in rows] == ["yahtzee-heuristic@1.0", "random@1.0"]
+    assert all(isinstance(row["score"], float) and isinstance(row["rank"], int) for row in rows)
     record = json.loads(log.read_text())
     assert record["game"] == "yahtzee" and record["seed"] == 42 and record["faults"] == []
     replayed = arena("replay", str(log))
@@ -120,3 +136,159 @@ def test_sandbox_auto_without_bubblewrap_warns_once_and_plays(path_without_bwrap
     assert result.stderr.count("WITHOUT a sandbox") == 1
     record = json.loads(result.stdout[:result.stdout.index("\n}\n") + 2])
     assert record["sandbox"]["mode"] == "limits" and record["faults"] == []
+
+
+# --- issue 11: output paths, bots given by address, bots that never become ready ---------------
+
+def test_log_out_into_a_missing_folder_is_refused_before_the_match() -> None:
+    result = arena("play", "--game", "yahtzee", "--bot", RANDOM_BOT, "--bot", RANDOM_BOT,
+                   "--log-out", "/nonexistent/dir/m.json")
+    assert_one_line_error(result, "--log-out /nonexistent/dir/m.json", "folder /nonexistent/dir does not exist")
+    assert result.stdout == "", "no match may be played"
+
+
+def test_log_out_naming_a_folder_is_refused(tmp_path: Path) -> None:
+    result = arena("play", "--game", "yahtzee", "--bot", RANDOM_BOT, "--log-out", str(tmp_path))
+    assert_one_line_error(result, f"--log-out {tmp_path}: is a folder")
+
+
+def test_log_out_that_fails_at_the_end_keeps_the_result_and_the_record(private_tmp: Path) -> None:
+    """/dev/full accepts the open and fails the write (ENOSPC), as a disk that fills up mid-match."""
+    result = subprocess.run([sys.executable, "-m", "arena.cli", "play", "--game", "yahtzee", "--quiet", "--seed", "3",
+                             "--bot", RANDOM_BOT, "--bot", RANDOM_BOT, "--log-out", "/dev/full"],
+                            capture_output=True, text=True, timeout=120, cwd=ROOT,
+                            env=dict(os.environ, TMPDIR=str(private_tmp)))
+    assert_one_line_error(result, "could not write the match record to /dev/full (No space left on device)")
+    assert "rank" in result.stdout and "random@1.0" in result.stdout, "the result must still be printed"
+    saved = result.stderr.strip().split("it is in ")[1].removesuffix(" instead")
+    assert Path(saved).parent == private_tmp
+    assert json.loads(Path(saved).read_text())["seed"] == 3
+    replayed = arena("replay", saved)
+    assert replayed.returncode == 0 and "replay OK" in replayed.stdout
+
+
+@pytest.mark.parametrize("address, reason", [
+    ("127.0.0.1:1", "connection refused at 127.0.0.1:1"),
+    ("nosuchhost.invalid:5000", "cannot resolve host 'nosuchhost.invalid'"),
+    ("127.0.0.1:99999", "port 99999 is out of range (1 to 65535)"),
+])
+def test_bad_addresses_fail_fast_with_the_real_cause(address: str, reason: str) -> None:
+    started = time.monotonic()
+    result = arena("play", "--game", "yahtzee", "--startup-timeout", "30", "--bot", address)
+    assert_one_line_error(result, reason)
+    assert "not SERVING" not in result.stderr
+    assert time.monotonic() - started < 15, "must not wait for the start-up timeout"
+
+
+def test_a_bot_that_starts_listening_late_at_its_address_is_waited_for() -> None:
+    """Refusals are only fatal when they last: a bot (re)starting at its address is waited for."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    servers: list[BoundServer] = []
+    late = threading.Timer(0.5, lambda: servers.append(serve(random_decide, name="late", version="1",
+                                                              address=f"127.0.0.1:{port}")))
+    late.start()
+    try:
+        connection = BotConnection(BotSpec.from_address(f"127.0.0.1:{port}"), 10)
+        assert connection.info.name == "late"
+        connection.close()
+    finally:
+        late.join()
+        for server in servers:
+            server.stop(None)
+
+
+def test_play_with_a_bot_that_never_becomes_ready_records_the_forfeit(tmp_path: Path, private_tmp: Path) -> None:
+    bot = tmp_path / "broken"
+    bot.mkdir()
+    bot.chmod(0o755)
+    (bot / "bot.toml").write_text('name = "broken"\ncommand = ["{python}", "-c", "import sys; '
+                                  'print(\'cannot start\'); sys.exit(4)"]\n')
+    log = tmp_path / "m.json"
+    result = subprocess.run([sys.executable, "-m", "arena.cli", "play", "--game", "yahtzee", "--quiet",
+                             "--bot", str(bot), "--bot", RANDOM_BOT, "--log-out", str(log)],
+                            capture_output=True, text=True, timeout=120, cwd=ROOT,
+                            env=dict(os.environ, TMPDIR=str(private_tmp)))
+    assert_one_line_error(result, "seat 0 forfeited at start-up: bot broken: process exited before serving; "
+                                  "exited with status 4: cannot start")
+    assert "broken (forfeited)" in result.stdout and f"match record written to {log}" in result.stdout
+    record = json.loads(log.read_text())
+    assert record["forfeited"] == [0] and [f["kind"] for f in record["faults"]] == ["startup"]
+    assert record["ranking"] == [1, 0]
+    assert arena("replay", str(log)).returncode == 0
+    assert list(private_tmp.iterdir()) == [], "the bots' folders must be removed"
+
+
+def test_a_bot_that_is_not_built_gets_the_build_step(tmp_path: Path) -> None:
+    """sample_bots/cpp/random_bot before sample_bots/build.sh: its program is missing.  (A copy
+    of its manifest, without the [sandbox] table, so that the test does not depend on whether
+    the build has run.)"""
+    bot = tmp_path / "cpp" / "random_bot"
+    bot.mkdir(parents=True)
+    tmp_path.chmod(0o755)
+    manifest = (ROOT / "sample_bots" / "cpp" / "random_bot" / "bot.toml").read_text()
+    (bot / "bot.toml").write_text(manifest.split("[sandbox]")[0])
+    result = arena("play", "--game", "yahtzee", "--quiet", "--bot", str(bot))
+    assert_one_line_error(result, "bot random-cpp: its program ../build/random_bot does not exist",
+                          "build it first: sample_bots/build.sh cpp")
+
+
+@pytest.mark.parametrize("language", ["cpp", "go", "node"])
+def test_sample_bots_that_need_building_name_their_build_step(language: str) -> None:
+    spec = BotSpec.from_manifest(ROOT / "sample_bots" / language / "random_bot")
+    assert spec.build == f"sample_bots/build.sh {language}"
+
+
+def test_a_dying_node_bot_is_quoted_by_its_error_not_the_node_version_footer(tmp_path: Path) -> None:
+    bot = tmp_path / "node-bot"
+    bot.mkdir(parents=True)
+    tmp_path.chmod(0o755)
+    bot.chmod(0o755)
+    (bot / "bot.js").write_text("require('no-such-module-for-arena');\n")
+    (bot / "bot.toml").write_text('name = "dies"\ncommand = ["node", "bot.js"]\n')
+    result = arena("play", "--game", "yahtzee", "--quiet", "--bot", str(bot))
+    assert_one_line_error(result, "exited with status 1: Error: Cannot find module 'no-such-module-for-arena'")
+    assert "Node.js v" not in result.stderr
+
+
+@pytest.fixture(scope="module")
+def played_record(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
+    log = tmp_path_factory.mktemp("record") / "m.json"
+    result = arena("play", "--game", "yahtzee", "--quiet", "--bot", RANDOM_BOT, "--bot", RANDOM_BOT, "--seed", "5",
+                   "--log-out", str(log))
+    assert result.returncode == 0, result.stderr
+    return json.loads(log.read_text())
+
+
+def test_replay_of_a_file_holding_a_list_is_a_one_line_error(tmp_path: Path) -> None:
+    (tmp_path / "m.json").write_text("[1,2]")
+    assert_one_line_error(arena("replay", str(tmp_path / "m.json")), "match record must be an object, not a list")
+
+
+def test_replay_of_a_string_where_an_index_belongs_is_a_one_line_error(tmp_path: Path,
+                                                                       played_record: dict[str, object]) -> None:
+    record = json.loads(json.dumps(played_record))
+    record["moves"][0]["index"] = "0"
+    (tmp_path / "m.json").write_text(json.dumps(record))
+    assert_one_line_error(arena("replay", str(tmp_path / "m.json")), "moves[0].index must be a whole number")
+
+
+@pytest.mark.parametrize("junk", ["[" * 100_000, "\xff\xfe", "", '{"format": 1}'])
+def test_replay_of_junk_is_a_one_line_error(tmp_path: Path, junk: str) -> None:
+    (tmp_path / "m.json").write_bytes(junk.encode("latin-1"))
+    assert_one_line_error(arena("replay", str(tmp_path / "m.json")), "cannot replay")
+
+
+def test_replay_of_an_edited_status_or_a_lost_player_is_a_mismatch(tmp_path: Path,
+                                                                    played_record: dict[str, object]) -> None:
+    status = json.loads(json.dumps(played_record))
+    status["moves"][2]["status"] = "timeout"
+    (tmp_path / "status.json").write_text(json.dumps(status))
+    result = arena("replay", str(tmp_path / "status.json"))
+    assert result.returncode == 1 and "replay MISMATCH: move 2: status timeout needs a timeout fault" in result.stdout
+    player = json.loads(json.dumps(played_record))
+    player["players"].pop()
+    (tmp_path / "player.json").write_text(json.dumps(player))
+    result = arena("replay", str(tmp_path / "player.json"))
+    assert result.returncode == 1 and "replay MISMATCH: the record lists 1 player for 2 seats" in result.stdout

@@ -2,9 +2,9 @@
 
 Every match must finish with the right fault recorded against the hostile seat, the random
 bot's seat untouched (no fault, every move its own, ranked first), and no process of either
-bot left afterwards.  The snoop, network and orphan bots are also run *without* the sandbox,
-to show that their attacks work there, so that the sandboxed test would notice if they got
-through.
+bot, nor any bot's private folder, left afterwards.  The snoop, network and orphan bots are
+also run *without* the sandbox, to show that their attacks work there, so that the sandboxed
+test would notice if they got through.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import secrets
 import signal
 import socket
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -31,6 +31,13 @@ LIMITS = Limits(memory_mb=256, cpu_seconds=3, processes=64)
 SANDBOX = SandboxConfig(SandboxMode.BWRAP, LIMITS)
 UNSANDBOXED = SandboxConfig(SandboxMode.NONE)
 TIME = TimeControl(move_timeout=0.5, time_bank=1.0, max_faults=3, startup_timeout=3)
+
+
+@pytest.fixture(autouse=True)
+def no_folder_left(leftover_folders) -> Iterator[None]:
+    """Whatever a bot did, its private folder in the temporary directory is gone after the test."""
+    yield
+    assert not leftover_folders(mine=True)
 
 
 def play(hostile: BotSpec | BotConnection, sandbox: SandboxConfig = SANDBOX, time_control: TimeControl = TIME,

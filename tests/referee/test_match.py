@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from arena.sdk import serve
-from referee.bots import BotSpec, resolve_bot
+from referee.bots import BotSpec, owner_tag, remove_stale_folders, resolve_bot
 from referee.match import MatchConfig, TimeControl, rank_with_forfeits, run_match
 from referee.replay import replay
 from referee.result import FaultKind, MatchRecord, MoveStatus
@@ -21,7 +21,8 @@ BOT_FOLDERS = (ROOT / "sample_bots", BOTS)
 FAST = TimeControl(move_timeout=0.2, time_bank=0.5, max_faults=3, startup_timeout=15)
 
 
-def test_normal_match_between_sample_bots_finishes_without_faults_and_replays(live_processes_in) -> None:
+def test_normal_match_between_sample_bots_finishes_without_faults_and_replays(live_processes_in,
+                                                                              leftover_folders) -> None:
     bots = [resolve_bot(str(RANDOM_BOT)), resolve_bot(str(RANDOM_BOT / "bot.toml"))]
     record = run_match(MatchConfig(game="yahtzee", seed=7, time_control=FAST), bots)
     assert record.finished and record.termination == "normal"
@@ -32,6 +33,7 @@ def test_normal_match_between_sample_bots_finishes_without_faults_and_replays(li
     again = MatchRecord.from_json(record.to_json())
     assert replay(again).ok
     assert not live_processes_in(*BOT_FOLDERS)
+    assert not leftover_folders(mine=True)
 
 
 def test_same_seed_and_deterministic_bots_give_the_same_match() -> None:
@@ -70,7 +72,7 @@ def test_time_beyond_the_move_timeout_comes_out_of_the_bank() -> None:
     assert record.bank_used[1] < 0.2
 
 
-def test_bot_exiting_mid_match_forfeits_and_the_match_finishes(live_processes_in) -> None:
+def test_bot_exiting_mid_match_forfeits_and_the_match_finishes(live_processes_in, leftover_folders) -> None:
     bots = [resolve_bot(str(RANDOM_BOT)), resolve_bot(str(BOTS / "crash.toml"))]
     record = run_match(MatchConfig(game="yahtzee", seed=5, time_control=FAST), bots)
     assert record.finished
@@ -81,6 +83,7 @@ def test_bot_exiting_mid_match_forfeits_and_the_match_finishes(live_processes_in
     assert sum(1 for m in record.moves if m.seat == 1 and m.status is MoveStatus.OK) == 3
     assert replay(record).ok
     assert not live_processes_in(*BOT_FOLDERS)
+    assert not leftover_folders(mine=True)
 
 
 @pytest.mark.parametrize("behaviour, index_text", [("bad-index", "index "), ("negative-index", "index -1 ")])
@@ -163,7 +166,9 @@ def test_stopping_an_unsandboxed_bot_kills_children_that_ignore_sigterm(tmp_path
     assert not process.alive()
 
 
-def test_bot_dies_with_a_referee_killed_by_sigkill(tmp_path: Path, running, live_processes_in) -> None:
+def test_bot_dies_with_a_referee_killed_by_sigkill_and_the_next_referee_removes_its_folder(
+        tmp_path: Path, running, live_processes_in, leftover_folders, private_tmp: Path) -> None:
+    import os
     import signal
     import subprocess
     import sys
@@ -171,13 +176,18 @@ def test_bot_dies_with_a_referee_killed_by_sigkill(tmp_path: Path, running, live
     script = ("import sys, time\n"
               "from referee.bots import BotProcess, resolve_bot\n"
               f"bot = BotProcess(resolve_bot({str(RANDOM_BOT)!r}))\n"
-              "print(bot.process.pid, flush=True)\n"
+              "print(bot.process.pid, bot.address, flush=True)\n"
               "time.sleep(600)\n")
-    referee = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True, cwd=ROOT)
+    env = dict(os.environ, TMPDIR=str(private_tmp))
+    referee = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True, cwd=ROOT, env=env)
     assert referee.stdout is not None
-    bot_pid = int(referee.stdout.readline())
+    pid_text, address = referee.stdout.readline().split()
+    bot_pid, folder = int(pid_text), Path(address.removeprefix("unix://")).parent
     time.sleep(0.5)
     assert running(bot_pid)
+    # A live referee's folder, which the next referee must leave alone: this process's.
+    live = private_tmp / f"arena-bot-{owner_tag()}-live"
+    live.mkdir()
     referee.send_signal(signal.SIGKILL)
     referee.wait()
     deadline = time.monotonic() + 5
@@ -187,3 +197,24 @@ def test_bot_dies_with_a_referee_killed_by_sigkill(tmp_path: Path, running, live
     while live_processes_in(RANDOM_BOT) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not live_processes_in(RANDOM_BOT), "a process of the sandboxed bot outlived its referee"
+    assert folder.parent == private_tmp and folder.is_dir()  # nobody could remove it
+    subprocess.run([sys.executable, "-m", "arena.cli", "play", "--game", "yahtzee", "--quiet",
+                    "--bot", str(RANDOM_BOT)], check=True, capture_output=True, timeout=60, cwd=ROOT, env=env)
+    assert leftover_folders(private_tmp) == [live], "the next referee removes the dead one's folder, only that"
+
+
+def test_stale_folders_are_removed_only_for_dead_referees(tmp_path: Path, monkeypatch) -> None:
+    import tempfile
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    mine = tmp_path / f"arena-check-{owner_tag()}-abc"
+    reused_pid = tmp_path / f"arena-bot-{owner_tag().split('.')[0]}.1-abc"  # this pid, another start time
+    dead = tmp_path / "arena-bot-4194999.77-abc"  # above the kernel's pid limit: never alive
+    link = tmp_path / "arena-bot-4194998.77-abc"
+    old_style = tmp_path / "arena-bot-k2j4abcd"  # no owner in the name: left alone
+    for folder in (mine, reused_pid, dead, old_style):
+        folder.mkdir()
+    (dead / "bot.log").write_text("x")
+    link.symlink_to(old_style)
+    assert sorted(remove_stale_folders()) == [reused_pid, dead]
+    assert mine.is_dir() and old_style.is_dir() and link.is_symlink()

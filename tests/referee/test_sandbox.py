@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from referee.bots import SHARED_FOLDERS, BotSpec, BotSpecError
+from referee.bots import SHARED_FOLDERS, BotSpec, BotSpecError, telling_line
 from referee.sandbox import Limits, SandboxConfig, SandboxMode, executable_prefix
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -70,3 +70,51 @@ def test_a_command_in_the_home_folder_brings_only_its_own_folder(tmp_path: Path,
     tool(home / "bin")
     monkeypatch.setenv("HOME", str(home))
     assert executable_prefix("tool", {"PATH": str(home / "bin")}) == home / "bin"
+
+
+NODE_DEATH = """node:internal/modules/cjs/loader:1210
+  throw err;
+  ^
+
+Error: Cannot find module '@grpc/grpc-js'
+Require stack:
+- /arena/sample_bots/node/sdk.js
+    at Module._resolveFilename (node:internal/modules/cjs/loader:1207:15)
+    at Module._load (node:internal/modules/cjs/loader:1038:27) {
+  code: 'MODULE_NOT_FOUND',
+  requireStack: [
+    '/arena/sample_bots/node/sdk.js'
+  ]
+}
+
+Node.js v20.20.2
+"""
+PYTHON_DEATH = """Traceback (most recent call last):
+  File "bot.py", line 3, in <module>
+    main()
+ValueError: cannot listen on unix:///tmp/x.sock
+"""
+GO_DEATH = """panic: runtime error: index out of range [3] with length 3
+
+goroutine 1 [running]:
+main.main()
+\t/src/main.go:9 +0x1d
+exit status 2
+"""
+
+
+@pytest.mark.parametrize("output, line", [
+    (NODE_DEATH, "Error: Cannot find module '@grpc/grpc-js'"),
+    (PYTHON_DEATH, "ValueError: cannot listen on unix:///tmp/x.sock"),
+    (GO_DEATH, "panic: runtime error: index out of range [3] with length 3"),
+    ("starting\nlistening on 127.0.0.1:5000\n\n", "listening on 127.0.0.1:5000"),
+    ("", ""),
+])
+def test_the_telling_line_of_a_dying_bot_skips_footers_and_stack_frames(output: str, line: str) -> None:
+    assert telling_line(output) == line
+
+
+@pytest.mark.parametrize("address", ["127.0.0.1:0", "127.0.0.1:65536", "[::1]:99999", "localhost:123456"])
+def test_addresses_with_a_port_out_of_range_are_refused(address: str) -> None:
+    with pytest.raises(BotSpecError, match="out of range"):
+        BotSpec.from_address(address)

@@ -142,7 +142,7 @@ class TestFormatFor:
         ({"min_players": 2, "max_players": 2, "teams": None, "num_bots": 1}, "at least 2 bots"),
         ({"min_players": 1, "max_players": 8, "teams": None, "num_bots": 3, "table_size": 9}, "outside"),
         ({"min_players": 1, "max_players": 8, "teams": None, "num_bots": 3, "table_size": 4}, "at least 4 bots"),
-        ({"min_players": 4, "max_players": 4, "teams": ((0, 2), (1, 3)), "num_bots": 3}, "at least 4 bots"),
+        ({"min_players": 4, "max_players": 4, "teams": ((0, 2), (1, 3)), "num_bots": 1}, "at least 2 bots"),
         ({"min_players": 2, "max_players": 2, "teams": None, "num_bots": 3, "table_size": 3}, "tables of 2"),
     ])
     def test_impossible_options_are_errors(self, kwargs, message):

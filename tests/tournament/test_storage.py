@@ -47,8 +47,69 @@ class TestSchema:
             Database(tmp_path / "other.db")
 
     def test_missing_file_when_not_creating(self, tmp_path):
-        with pytest.raises(StorageError, match="no database"):
+        with pytest.raises(StorageError, match="no arena database"):
             Database(tmp_path / "none.db", create=False)
+
+    def test_another_sqlite_file_is_left_untouched(self, tmp_path):
+        path = tmp_path / "other.sqlite"
+        conn = sqlite3.connect(path)
+        conn.execute("CREATE TABLE x (y)")
+        conn.commit()
+        conn.close()
+        before = path.read_bytes()
+        assert before[18:20] == b"\x01\x01"  # rollback journal, as its program left it
+        for readonly in (True, False):
+            with pytest.raises(StorageError, match="not an arena database"):
+                Database(path, readonly=readonly)
+        assert path.read_bytes() == before
+        assert sorted(p.name for p in tmp_path.iterdir()) == ["other.sqlite"]
+
+    @pytest.mark.parametrize("create", [False, True])
+    def test_read_only_never_creates_or_converts(self, tmp_path, create):
+        empty = tmp_path / "empty.db"
+        empty.touch()
+        for path in (empty, tmp_path / "missing.db"):
+            with pytest.raises(StorageError, match=f"no arena database at {path}"):
+                Database(path, readonly=True, create=create)
+        assert empty.read_bytes() == b"" and not (tmp_path / "missing.db").exists()
+
+    def test_read_only_reads_and_cannot_write(self, tmp_path):
+        make_db(tmp_path / "a.db")[0].close()
+        with Database(tmp_path / "a.db", readonly=True) as db:
+            assert len(db.matches()) == 2
+            with pytest.raises(sqlite3.OperationalError, match="readonly"):
+                db.register_bot(name="x", version="1", files_hash="h")
+
+    def test_folder_missing_is_a_clear_error(self, tmp_path):
+        with pytest.raises(StorageError, match="does not exist"):
+            Database(tmp_path / "no" / "a.db")
+        assert not (tmp_path / "no").exists()
+
+
+class TestMaintenance:
+    def test_backup_is_a_complete_arena_database(self, tmp_path):
+        db, _, _ = make_db(tmp_path / "a.db")
+        db.store_result(db.matches()[0].id, record(1, [0, 1]))
+        db.backup(tmp_path / "copy.db")
+        db.close()
+        with Database(tmp_path / "copy.db", readonly=True) as copy:
+            assert [m.status for m in copy.matches()] == ["done", "pending"]
+            assert copy.integrity_problems() == [] and copy.schema_version() == SCHEMA_VERSION
+        assert not (tmp_path / "copy.db.partial").exists()
+
+    def test_integrity_check_finds_damage(self, tmp_path):
+        db, _, _ = make_db(tmp_path / "a.db", n_matches=300)
+        db.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        db.close()
+        with open(tmp_path / "a.db", "r+b") as f:
+            f.seek(8192)
+            f.write(b"\xff" * 1000)
+        try:
+            with Database(tmp_path / "a.db", readonly=True) as damaged:
+                problems = damaged.integrity_problems()
+        except StorageError as error:  # damage this early can already fail the schema check
+            problems = [str(error)]
+        assert problems
 
 
 class TestBots:

@@ -36,7 +36,7 @@ def test_leaderboard_order_is_the_cli_order(server, played_db, page, tmp_path, g
     shown = [[row.locator("td").nth(i).inner_text() for i in (0, 1, 2, 6)] for row in cells]
     cli = json.loads(arena("ratings", "--game", game, "--format", "json", "--db", str(played_db)).stdout)
     assert len(cli) >= 2
-    assert shown == [[str(r["rank"]), r["bot"], r["version"], f"{r['mu-3sigma']:.2f}"] for r in cli]
+    assert shown == [[str(r["rank"]), r["bot"], r["version"], f"{r['conservative']:.2f}"] for r in cli]
     shot(page, tmp_path, f"leaderboard-{game}")
     no_script_ran(page)
 
@@ -62,14 +62,14 @@ def test_head_to_head_matrix(server, played_db, page, tmp_path):
 
 
 def _match_ids(db_path: Path, game: str) -> list[int]:
-    with Database(db_path, read_only=True) as db:
+    with Database(db_path, readonly=True) as db:
         return [m.id for m in db.matches(game=game, status="done")]
 
 
 @pytest.mark.parametrize("game", ["yahtzee", "gin_rummy"])
 def test_replay_stepped_to_the_end_with_the_keyboard(server, played_db, page, tmp_path, game):
     match_id = _match_ids(played_db, game)[0]
-    with Database(played_db, read_only=True) as db:
+    with Database(played_db, readonly=True) as db:
         record = db.match_record(match_id)
     assert record is not None
     page.goto(f"{server.url}/matches/{match_id}")
@@ -152,7 +152,7 @@ def test_live_tournament_page_advances_without_reload(page, tmp_path):
 
 
 def test_untrusted_text_is_shown_as_text_everywhere(server, played_db, page, tmp_path):
-    with Database(played_db, read_only=True) as db:
+    with Database(played_db, readonly=True) as db:
         xss = next(b for b in db.bots() if b.name == XSS_NAME)
         gin = db.matches(game="gin_rummy", status="done")[0].id
     pages = {"index": "/", "game": "/games/yahtzee/yahtzee", "h2h": "/games/gin_rummy/standard/h2h",

@@ -40,7 +40,7 @@ def digest(path: Path) -> dict[str, str]:
 
 
 def test_the_store_cannot_write(played_db):
-    with Database(played_db, read_only=True) as db:
+    with Database(played_db, readonly=True) as db:
         with pytest.raises(sqlite3.OperationalError, match="readonly|read-only"):
             db.conn.execute("DELETE FROM bots")
 
@@ -76,7 +76,7 @@ def test_ratings_are_computed_without_a_stored_table(tmp_path):
     update_ratings(db, "yahtzee", "yahtzee")
     stored = rating_table(db, "yahtzee", "yahtzee")
     assert [(r["bot"], r["mu"], r["sigma"], r["matches"]) for r in api] == \
-        [(r.bot, round(r.mu, 3), round(r.sigma, 3), r.matches) for r in stored]
+        [(r.bot, round(r.mu, 4), round(r.sigma, 4), r.matches) for r in stored]
     db.close()
 
 
@@ -86,14 +86,14 @@ def test_match_filters_and_paging(client, played_db):
     assert [m["id"] for m in everything["matches"]] == sorted((m["id"] for m in everything["matches"]), reverse=True)
     yahtzee = client.get("/api/matches", params={"game": "yahtzee"}).json()
     assert yahtzee["total"] == 6 and {m["game"] for m in yahtzee["matches"]} == {"yahtzee"}
-    with Database(played_db, read_only=True) as db:
+    with Database(played_db, readonly=True) as db:
         xss = next(b for b in db.bots() if b.name == XSS_NAME).id
     mine = client.get("/api/matches", params={"bot": xss}).json()
     assert mine["total"] == 6 and all(any(s["bot_id"] == xss for s in m["seats"]) for m in mine["matches"])
     assert client.get("/api/matches", params={"faults": "yes"}).json()["total"] == 0
     assert client.get("/api/matches", params={"faults": "no", "status": "done"}).json()["total"] == 8
     assert client.get("/api/matches", params={"status": "pending"}).json()["total"] == 0
-    with Database(played_db, read_only=True) as db:
+    with Database(played_db, readonly=True) as db:
         pages = [db.matches(newest_first=True, limit=3, offset=offset) for offset in (0, 3, 6)]
     assert [m.id for page in pages for m in page] == [m["id"] for m in everything["matches"]]
     second = client.get("/matches", params={"page": "2", "game": "yahtzee"})
@@ -128,7 +128,7 @@ def test_api_escapes_nothing_and_pages_escape_everything(client):
 
 
 def test_replay_seat_view_is_exactly_the_observation(played_db):
-    with Database(played_db, read_only=True) as db:
+    with Database(played_db, readonly=True) as db:
         match = db.matches(game="gin_rummy", status="done")[0]
         rec = db.match_record(match.id)
     assert rec is not None
@@ -146,7 +146,7 @@ def test_replay_seat_view_is_exactly_the_observation(played_db):
 
 
 def test_replay_reports_a_record_that_disagrees_with_the_engine(played_db):
-    with Database(played_db, read_only=True) as db:
+    with Database(played_db, readonly=True) as db:
         rec = db.match_record(db.matches(game="yahtzee", status="done")[0].id)
     assert rec is not None
     rec.moves[3] = type(rec.moves[3])(rec.moves[3].seat, rec.moves[3].index, "score chance 99")
@@ -175,7 +175,7 @@ def test_renderers_escape_player_names():
 
 def test_serve_errors_are_one_line(tmp_path):
     runner = CliRunner()
-    for path, text in [(tmp_path / "missing.db", "no database at"),
+    for path, text in [(tmp_path / "missing.db", "no arena database at"),
                        (Path(__file__), "is not a usable arena database")]:
         result = runner.invoke(main, ["serve", "--db", str(path), "--port", "8999"])
         assert result.exit_code == 1 and result.output.count("\n") == 1 and text in result.output, result.output
@@ -186,7 +186,7 @@ def test_serve_errors_are_one_line(tmp_path):
     empty = tmp_path / "empty.db"
     empty.touch()
     result = runner.invoke(main, ["serve", "--db", str(empty)])
-    assert result.exit_code == 1 and "not an arena database" in result.output
+    assert result.exit_code == 1 and "no arena database at" in result.output
 
 
 def test_faults_filter_and_marks(tmp_path):

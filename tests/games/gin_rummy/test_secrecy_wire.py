@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from arena.v1 import bot_pb2
+from arena.v1 import bot_pb2, gin_rummy_pb2
 from recorded_matches import cards_named, cards_named_in_text
 from referee.games import gin_rummy_melds as gm
 
@@ -46,7 +46,17 @@ def test_no_request_names_a_hidden_card(recorded_matches: Callable[..., Any], va
             assert not leaked, f"seat {seat} was sent hidden cards {sorted(leaked)} at decision {request.decision_number}"
             assert set(request.observation.gin_rummy.hand) == set(map(str, gm.to_cards(state.hands[seat])))
             checked += 1
+        final = match.final_state
+        assert final is not None
         for seat in (0, 1):
             (end,) = match.of_kind(seat, bot_pb2.EndMatchRequest)
             assert list(end.ranking) == match.record.ranking
+            # The final observation: the match as it ended, and every event this seat had not
+            # been sent yet (a hand that ended after its last decision included).
+            assert end.observation.gin_rummy.phase == gin_rummy_pb2.GinRummyObservation.PHASE_OVER
+            sent = [e.text for request in match.of_kind(seat, bot_pb2.DecideRequest) for e in request.observation.events]
+            sent += [e.text for e in end.observation.events]
+            assert sent == [e.text for e in final.events_for(seat)]
+            if final.last_hand is not None and final.last_hand.score is not None:
+                assert end.observation.gin_rummy.last_hand.kind == final.last_hand.kind
     assert checked > 100

@@ -1,0 +1,47 @@
+"""``arena new-bot`` and ``arena proto``: what a bot author needs from an installed arena."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from arena.starter_kit import BUILD, LANGUAGES, StarterKitError, copy_proto_files, write_starter_kit
+from referee.games import game_names
+
+
+@click.command("new-bot")
+@click.argument("folder", type=click.Path(file_okay=False, path_type=Path))
+@click.option("--language", type=click.Choice(LANGUAGES), required=True, help="The bot's language.")
+@click.option("--game", "game", default=None, help="The game it plays (default: every game).")
+@click.option("--name", default=None, help="Its name (default: the folder's name).")
+def new_bot(folder: Path, language: str, game: str | None, name: str | None) -> None:
+    """Write a starter kit into FOLDER: a bot that plays random legal moves, its manifest, the
+    SDK and .proto files it needs, and a README on building, running, debugging and checking it.
+
+    The kit builds and runs outside arena's repository; `arena check-bot FOLDER` passes as
+    written (after the build step its README gives, for Node.js, C++ and Go).
+    """
+    if game is not None and game not in game_names():
+        raise click.BadParameter(f"unknown game {game!r} (choose from {', '.join(game_names())})",
+                                 param_hint="--game")
+    try:
+        written = write_starter_kit(folder, language, name=name, games=(game,) if game else ("*",))
+    except StarterKitError as error:
+        raise click.ClickException(str(error)) from None
+    click.echo(f"wrote a {language} bot to {folder} ({len(written)} files); next:")
+    click.echo(f"  cd {folder}")
+    if BUILD[language]:
+        click.echo(f"  {BUILD[language]}")
+    click.echo("  arena check-bot .        (README.md has the rest: debugging by address, ...)")
+
+
+@click.command("proto")
+@click.option("--out", "out", required=True, type=click.Path(file_okay=False, path_type=Path),
+              help="The folder to write into (created); files already there are replaced.")
+def proto(out: Path) -> None:
+    """Write the protocol's .proto files (arena/v1/*.proto and grpc/health/v1/health.proto) to
+    generate a bot's gRPC code in another language."""
+    written = copy_proto_files(out)
+    for path in written:
+        click.echo(str(path))

@@ -1,0 +1,1 @@
+"""Yoninkan engine tests."""

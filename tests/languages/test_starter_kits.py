@@ -1,0 +1,144 @@
+"""``arena new-bot``: every language's starter kit builds with the command its README gives,
+outside the repository, and passes ``arena check-bot`` in the bubblewrap sandbox, which
+shows it nothing of arena but the referee's Python, so a kit that reached back into the
+repository would fail. Debugging by address is played through as the README says.
+
+Building needs the toolchains sample_bots/build.sh installs (``./dev test`` runs it); the
+Node.js kit runs ``npm ci``, like the Node.js sample bots.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from arena.cli import main
+from arena.starter_kit import BUILD, DEBUG_ADDRESS, LANGUAGES, write_starter_kit
+from referee.sandbox import BWRAP
+
+ROOT = Path(__file__).resolve().parents[2]
+SAMPLE_GO_CACHE = ROOT / "sample_bots" / "go" / "build" / "gocache"
+
+
+def invoke(*args: str):
+    return CliRunner().invoke(main, list(args), catch_exceptions=False)
+
+
+def build(kit: Path, language: str) -> None:
+    """Run the kit's build command exactly as its README gives it."""
+    command = BUILD[language]
+    if command is None:
+        return
+    assert f"```sh\n{command}\n```" in (kit / "README.md").read_text(encoding="utf-8")
+    env = dict(os.environ)
+    if language == "go" and SAMPLE_GO_CACHE.is_dir():
+        env["GOCACHE"] = str(SAMPLE_GO_CACHE)  # compiled gRPC packages from the sample build: minutes saved
+    done = subprocess.run(["bash", "-c", command], cwd=kit, env=env, capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, f"{command} failed:\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
+
+
+def sandbox() -> str:
+    if BWRAP is None:
+        pytest.fail("bubblewrap is missing: ./dev installs it (apt-get install bubblewrap)", pytrace=False)
+    return "bwrap"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_starter_kit_builds_outside_the_repository_and_passes_check_bot(tmp_path: Path, language: str) -> None:
+    kit = tmp_path / f"my-{language}-bot"
+    result = invoke("new-bot", str(kit), "--language", language)
+    assert result.exit_code == 0, result.output
+    manifest = tomllib.loads((kit / "bot.toml").read_text(encoding="utf-8"))
+    assert manifest["name"] == f"my-{language}-bot" and manifest["games"] == ["*"]
+    assert "sandbox" not in manifest  # needs no folder outside its own
+    assert manifest.get("build") == BUILD[language]  # named in the error if the program is missing
+    build(kit, language)
+    result = invoke("check-bot", str(kit), "--sandbox", sandbox())
+    assert result.exit_code == 0, result.output
+    assert f"my-{language}-bot 0.1" in result.output  # the identity it reports is the manifest's
+
+
+def test_kit_for_one_game_claims_only_that_game_and_plays_it(tmp_path: Path) -> None:
+    kit = tmp_path / "gin"
+    result = invoke("new-bot", str(kit), "--language", "python", "--game", "gin_rummy", "--name", "ginny")
+    assert result.exit_code == 0, result.output
+    assert tomllib.loads((kit / "bot.toml").read_text(encoding="utf-8"))["games"] == ["gin_rummy"]
+    assert "random legal action, in gin_rummy." in (kit / "bot.py").read_text(encoding="utf-8")
+    result = invoke("check-bot", str(kit), "--matches", "1")
+    assert result.exit_code == 0, result.output
+    assert "ginny 0.1" in result.output and "games: gin_rummy" in result.output
+    assert "yahtzee" not in result.output
+
+
+def test_every_kit_readme_says_how_to_build_run_debug_and_check(tmp_path: Path) -> None:
+    for language in LANGUAGES:
+        kit = tmp_path / language
+        write_starter_kit(kit, language)
+        readme = (kit / "README.md").read_text(encoding="utf-8")
+        for heading in ("## Build", "## Check and play", "## Debug by address"):
+            assert heading in readme, (language, heading)
+        assert "arena check-bot ." in readme and f"ARENA_BOT_ADDRESS={DEBUG_ADDRESS}" in readme
+        assert f"arena check-bot {DEBUG_ADDRESS}" in readme
+
+
+def test_new_bot_refuses_a_folder_with_files_a_bad_name_and_an_unknown_game(tmp_path: Path) -> None:
+    (tmp_path / "taken").mkdir()
+    (tmp_path / "taken" / "notes.txt").write_text("mine\n", encoding="utf-8")
+    result = invoke("new-bot", str(tmp_path / "taken"), "--language", "python")
+    assert result.exit_code == 1 and "not an empty folder" in result.output
+    assert (tmp_path / "taken" / "notes.txt").read_text(encoding="utf-8") == "mine\n"
+    result = invoke("new-bot", str(tmp_path / "x"), "--language", "python", "--name", 'evil"; rm -rf /')
+    assert result.exit_code == 1 and "bot name" in result.output and not (tmp_path / "x").exists()
+    result = invoke("new-bot", str(tmp_path / "y"), "--language", "python", "--game", "chess")
+    assert result.exit_code == 2 and "unknown game" in result.output and not (tmp_path / "y").exists()
+    result = invoke("new-bot", str(tmp_path / "z"), "--language", "cobol")
+    assert result.exit_code == 2 and not (tmp_path / "z").exists()
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def test_debugging_by_address_as_the_python_kit_readme_says(tmp_path: Path) -> None:
+    kit = tmp_path / "debugged"
+    write_starter_kit(kit, "python")
+    readme = (kit / "README.md").read_text(encoding="utf-8")
+    line = f"ARENA_BOT_ADDRESS={DEBUG_ADDRESS} {sys.executable} bot.py"
+    assert line in readme  # the interpreter that has arena, not the system's python
+    address = f"127.0.0.1:{free_port()}"
+    bot = subprocess.Popen(["bash", "-c", line.replace(DEBUG_ADDRESS, address)], cwd=kit,
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    try:
+        result = invoke("check-bot", address, "--game", "yahtzee", "--matches", "1", "--startup-timeout", "20")
+        assert result.exit_code == 0, result.output
+        assert "debugged 0.1" in result.output
+        assert bot.poll() is None  # a bot given by address is the author's to stop
+    finally:
+        bot.terminate()
+        bot.wait(timeout=10)
+    assert bot.returncode == 0  # stopped cleanly on SIGTERM
+
+
+def test_kits_are_made_from_the_sample_bots_not_a_second_copy(tmp_path: Path) -> None:
+    samples = ROOT / "sample_bots"
+    same = {"node": ["sdk.js", "package.json", "package-lock.json"], "cpp": ["sdk/arena_bot.h", "sdk/arena_bot.cc",
+            "sdk/CMakeLists.txt"], "go": ["arenabot/arenabot.go", "build.sh"]}
+    for language, files in same.items():
+        kit = tmp_path / language
+        write_starter_kit(kit, language)
+        for name in files:
+            assert (kit / name).read_bytes() == (samples / language / name).read_bytes(), (language, name)
+        assert os.access(kit / "build.sh", os.X_OK) or language != "go"
+    for proto in (ROOT / "proto" / "arena" / "v1").glob("*.proto"):
+        assert (tmp_path / "go" / "proto" / "arena" / "v1" / proto.name).read_bytes() == proto.read_bytes()

@@ -1,0 +1,102 @@
+"""What a wheel-installed arena holds: every Python package, the sample bots' sources and the
+protocol, and no build output (node_modules, CMake and Go builds, caches).
+
+The wheel is built for real (pip, setuptools) from a copy of the source tree in which build
+output and a new sample bot have been planted. .ci/run goes further: it installs the wheel
+into a fresh environment and runs the demo and check-bot from there.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+import tomllib
+import zipfile
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from arena.cli import main
+from arena.resources import HEALTH_PROTO, proto_dir, proto_files, sample_bots_dir
+
+ROOT = Path(__file__).resolve().parents[2]
+PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+NOT_SOURCE = shutil.ignore_patterns(".git", ".venv", "build", "dist", "*.egg-info", "node_modules", "__pycache__",
+                                    ".pytest_cache", ".hypothesis", "*.db", "match.json")
+PLANTED_BUILD_OUTPUT = [
+    "sample_bots/node/node_modules/@grpc/grpc-js/index.js",
+    "sample_bots/node/node_modules/.package-lock.json",
+    "sample_bots/cpp/build/random_bot",
+    "sample_bots/cpp/build/sdk/generated/arena/v1/bot.pb.cc",
+    "sample_bots/go/build/random_bot",
+    "sample_bots/go/build/gopath/src/arena/v1/bot.pb.go",
+    "sample_bots/python/random_bot/__pycache__/bot.cpython-311.pyc",
+]
+
+
+def test_every_python_package_folder_is_listed_in_pyproject() -> None:
+    listed = set(PYPROJECT["tool"]["setuptools"]["packages"])
+    found = {".".join(init.parent.relative_to(ROOT).parts)
+             for top in ("arena", "referee") for init in (ROOT / top).rglob("__init__.py")}
+    assert found - listed == set(), "add these packages to [tool.setuptools] packages in pyproject.toml"
+    assert {"arena.sample_bots", "arena.proto"} <= listed
+
+
+def test_resources_are_the_checkouts_folders_in_an_editable_install() -> None:
+    assert sample_bots_dir() == ROOT / "sample_bots"
+    assert proto_dir() == ROOT / "proto"
+    files = proto_files()
+    assert {path.name for path in files.values()} >= {"bot.proto", "yahtzee.proto", "gin_rummy.proto", "health.proto"}
+    assert all(path.is_file() for path in files.values())
+    assert files[HEALTH_PROTO].read_text(encoding="utf-8").count("package grpc.health.v1;") == 1
+
+
+def test_arena_proto_writes_the_protocol_and_grpc_health(tmp_path: Path) -> None:
+    out = tmp_path / "protos"
+    result = CliRunner().invoke(main, ["proto", "--out", str(out)], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    written = sorted(path.relative_to(out) for path in out.rglob("*") if path.is_file())
+    assert written == sorted(proto_files())
+    assert Path("arena/v1/bot.proto") in written and HEALTH_PROTO in written
+    for relative, source in proto_files().items():
+        assert (out / relative).read_bytes() == source.read_bytes()
+
+
+def wheel_of(source: Path, out: Path) -> set[str]:
+    """Build a wheel of ``source`` (no dependencies, this environment's setuptools) and list it."""
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation",
+                    "--wheel-dir", str(out), str(source)], check=True, capture_output=True, timeout=300)
+    [wheel] = out.glob("arena-*.whl")
+    with zipfile.ZipFile(wheel) as archive:
+        return set(archive.namelist())
+
+
+@pytest.mark.slow
+def test_wheel_ships_sources_new_sample_bots_and_protos_but_no_build_output(tmp_path: Path) -> None:
+    source = tmp_path / "src"
+    shutil.copytree(ROOT, source, ignore=NOT_SOURCE)
+    new_bot = source / "sample_bots" / "python" / "planted_heuristic"  # a sample bot added later
+    new_bot.mkdir()
+    for name, text in (("bot.py", "print('hello')\n"), ("bot.toml", 'name = "planted"\n'), ("table.json", "[]\n")):
+        (new_bot / name).write_text(text, encoding="utf-8")
+    samples = sorted(str(path.relative_to(source / "sample_bots")) for path in (source / "sample_bots").rglob("*")
+                     if path.is_file() and path.name not in (".gitignore", "build.sh"))
+    for relative in PLANTED_BUILD_OUTPUT:
+        (source / relative).parent.mkdir(parents=True, exist_ok=True)
+        (source / relative).write_text("build output\n", encoding="utf-8")
+
+    names = wheel_of(source, tmp_path / "dist")
+
+    shipped = sorted(name.removeprefix("arena/sample_bots/") for name in names
+                     if name.startswith("arena/sample_bots/") and not name.endswith("/build.sh"))
+    assert shipped == samples
+    assert "arena/sample_bots/python/planted_heuristic/table.json" in names
+    assert "arena/sample_bots/go/build.sh" in names  # the Go kits' build script
+    assert not any(part in name for name in names for part in ("node_modules", "/build/", "__pycache__", ".pyc"))
+    protos = {f"arena/proto/{path.relative_to(source / 'proto')}" for path in (source / "proto").rglob("*.proto")}
+    assert protos and protos <= names
+    modules = {f"{path.relative_to(source)}" for top in ("arena", "referee") for path in (source / top).rglob("*.py")}
+    assert modules <= names
+    assert not any(name.startswith(("tests/", "benchmarks/", "scripts/", ".venv/")) for name in names)
