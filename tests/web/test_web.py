@@ -4,6 +4,7 @@ through the engine, renderers and escaping, and the `arena serve` CLI's errors."
 from __future__ import annotations
 
 import hashlib
+import random
 import sqlite3
 from pathlib import Path
 
@@ -18,9 +19,9 @@ from arena.storage import Database
 from arena.web import create_app
 from arena.web.renderers import RenderContext, render_seat, renderer_for
 from arena.web.replay import replay_steps, to_jsonable
-from referee.games import make_game
+from referee.games import game_names, make_game
 from referee.replay import replay
-from referee.result import Fault, FaultKind
+from referee.result import Fault, FaultKind, MatchRecord, Move
 
 from tournament.helpers import record, tournament_db
 from .conftest import XSS_NAME
@@ -205,3 +206,28 @@ def test_faults_filter_and_marks(tmp_path):
         assert page.count('class="status-done has-faults"') == 1 and "⚠1" in page
         ratings = client.get("/api/games/yahtzee/yahtzee/ratings").json()
         assert {r["bot"]: r["faults"] for r in ratings} == {"bot0": 1, "bot1": 0}  # seat 1 of (bot1, bot0)
+
+
+@pytest.mark.parametrize("game", game_names())
+def test_every_registered_game_replays_in_the_viewer(game):
+    """A new engine works at once (the generic renderer) and its seat views are its observations."""
+    cls = make_game(game)
+    rng = random.Random(7)
+    state = cls.new_initial_state(3)
+    moves = []
+    while not state.is_terminal() and len(moves) < 3000:
+        legal = state.legal_actions()
+        index = rng.randrange(len(legal))
+        moves.append(Move(state.current_player(), index, str(legal[index])))
+        state.apply(legal[index])
+    n = cls.num_players
+    rec = MatchRecord(match_id="1", game=game, variant=cls.variant, num_players=n, settings=dict(cls.settings),
+                      seed=3, players=[f"<b>p{i}</b>" for i in range(n)], moves=moves)
+    for seat in (None, 0):
+        view = replay_steps(rec, seat)
+        assert len(view["steps"]) == len(moves) + 1
+        assert not [p for p in view["problems"] if p.startswith("move")]
+        assert "<b>p0</b>" not in "".join(step["html"] for step in view["steps"][:3])
+    if state.is_terminal():
+        assert view["steps"][-1]["outcome"]["scores"] == list(state.outcome().scores)
+    assert view["steps"][-1]["observation"] == to_jsonable(state.observe(0))
