@@ -220,8 +220,10 @@ def replay_command(record_file: Path) -> None:
 @click.option("--seed", type=int, default=0, show_default=True)
 @time_control_options
 @sandbox_options
+@format_option
 def check_bot_command(bot: str, only: tuple[str, ...], matches: int, seed: int, move_timeout: float,
-                      time_bank: float, max_faults: int, startup_timeout: float, sandbox: SandboxConfig) -> None:
+                      time_bank: float, max_faults: int, startup_timeout: float, sandbox: SandboxConfig,
+                      fmt: str) -> None:
     """Check a bot before submitting it: health, identity, and short matches of every game
     it claims against random bots. BOT is a manifest, its folder, or an address.
 
@@ -236,6 +238,22 @@ def check_bot_command(bot: str, only: tuple[str, ...], matches: int, seed: int, 
         raise click.ClickException(str(error)) from None
     tc = make_time_control(move_timeout, time_bank, max_faults, startup_timeout)
     report = check_bot(spec, matches=matches, seed=seed, time_control=tc, only=list(only) or None, sandbox=sandbox)
+    if fmt in ("json", "csv"):
+        games = [{"game": g.game, "matches": g.matches, "decisions": g.decisions, "median_ms": round(g.median_ms, 3),
+                  "p99_ms": round(g.percentile(0.99), 3), "bank_used_s": round(g.bank_used_s, 3),
+                  "faults": [fault.to_json() for fault in g.faults], "aborted": list(g.aborted)}
+                 for g in report.games]
+        if fmt == "json":
+            click.echo(json.dumps({"bot": report.bot, "identity": report.identity,
+                                   "startup_s": round(report.startup_s, 3), "ok": report.ok,
+                                   "problems": list(report.problems), "games": games}, indent=1))
+        else:  # one row per game, faults counted
+            emit([Column(key) for key in ("game", "matches", "decisions", "median_ms", "p99_ms", "bank_used_s",
+                                          "faults", "aborted")],
+                 [{**game, "faults": len(game["faults"]), "aborted": len(game["aborted"])} for game in games], fmt)
+        if not report.ok:
+            sys.exit(1)
+        return
     console.print(f"bot: {report.bot}")
     if report.identity:
         console.print(f"identity: {report.identity} (ready in {report.startup_s:.2f} s)")

@@ -11,17 +11,20 @@ from referee.games import game_names
 
 
 @click.command("new-bot")
-@click.argument("folder", type=click.Path(file_okay=False, path_type=Path))
+@click.argument("folder_text", metavar="FOLDER")
 @click.option("--language", type=click.Choice(LANGUAGES), required=True, help="The bot's language.")
 @click.option("--game", "game", default=None, help="The game it plays (default: every game).")
 @click.option("--name", default=None, help="Its name (default: the folder's name).")
-def new_bot(folder: Path, language: str, game: str | None, name: str | None) -> None:
+def new_bot(folder_text: str, language: str, game: str | None, name: str | None) -> None:
     """Write a starter kit into FOLDER: a bot that plays random legal moves, its manifest, the
     SDK and .proto files it needs, and a README on building, running, debugging and checking it.
 
     The kit builds and runs outside arena's repository; `arena check-bot FOLDER` passes as
     written (after the build step its README gives, for Node.js, C++ and Go).
     """
+    if not folder_text.strip():
+        raise click.BadParameter("give a folder name", param_hint="FOLDER")
+    folder = Path(folder_text)
     if game is not None and game not in game_names():
         raise click.BadParameter(f"unknown game {game!r} (choose from {', '.join(game_names())})",
                                  param_hint="--game")
@@ -29,6 +32,8 @@ def new_bot(folder: Path, language: str, game: str | None, name: str | None) -> 
         written = write_starter_kit(folder, language, name=name, games=(game,) if game else ("*",))
     except StarterKitError as error:
         raise click.ClickException(str(error)) from None
+    except OSError as error:
+        raise click.ClickException(f"cannot write the bot to {folder}: {error.strerror or error}") from None
     click.echo(f"wrote a {language} bot to {folder} ({len(written)} files); next:")
     click.echo(f"  cd {folder}")
     if BUILD[language]:
@@ -37,11 +42,19 @@ def new_bot(folder: Path, language: str, game: str | None, name: str | None) -> 
 
 
 @click.command("proto")
-@click.option("--out", "out", required=True, type=click.Path(file_okay=False, path_type=Path),
+@click.option("--out", "out_text", required=True, metavar="FOLDER",
               help="The folder to write into (created); files already there are replaced.")
-def proto(out: Path) -> None:
+def proto(out_text: str) -> None:
     """Write the protocol's .proto files (arena/v1/*.proto and grpc/health/v1/health.proto) to
     generate a bot's gRPC code in another language."""
-    written = copy_proto_files(out)
+    if not out_text.strip():
+        raise click.BadParameter("give a folder name", param_hint="--out")
+    out = Path(out_text)
+    if out.exists() and not out.is_dir():
+        raise click.BadParameter(f"{out} is a file, not a folder", param_hint="--out")
+    try:
+        written = copy_proto_files(out)
+    except OSError as error:
+        raise click.ClickException(f"cannot write to {out}: {error.strerror or error}") from None
     for path in written:
         click.echo(str(path))

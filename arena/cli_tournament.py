@@ -11,7 +11,6 @@ import dataclasses
 import os
 import math
 import random
-import shutil
 import statistics
 import sys
 import tempfile
@@ -31,12 +30,12 @@ from arena.output import Column, console, emit, format_option
 from arena.preflight import preflight
 from arena.queries import BotLookupError, bot_labels, find_bot, h2h_matrix, players_text, rating_json
 from arena.ratings import RatingRow, rating_table, ratings_stale, update_ratings
-from arena.resources import sample_bots_dir
+from arena.resources import random_bot_copies, sample_bots_dir
 from arena.storage import DEFAULT_DB, Database, StorageError
 from arena.tournament import (RichProgress, RunSummary, TournamentError, TournamentSpec, abandon_tournament,
                               create_tournament, delete_tournament, expand_bots, plan_tournament, run_tournament,
                               spec_from_row)
-from referee.bots import MANIFEST_NAME, BotSpec, resolve_bot
+from referee.bots import BotSpec, resolve_bot
 from referee.games import game_class, game_names
 from referee.games.base import SettingsError
 from referee.result import MatchRecord, MoveStatus
@@ -282,12 +281,14 @@ def list_command(fmt: str, db_path: Path) -> None:
                          "done": counts["done"], "failed": counts["failed"], "pending": counts["pending"],
                          "total": sum(counts.values()), "status": t.status, "created": _iso(t.created_at),
                          "finished": _iso(t.finished_at)})
-    emit(TOURNAMENT_COLUMNS, rows, fmt, title="tournaments", empty=f"no tournaments in {db_path}")
+    emit(TOURNAMENT_COLUMNS if fmt in ("table", "markdown") else TOURNAMENT_COLUMNS + TOURNAMENT_COLUMNS_DATA, rows,
+         fmt, title="tournaments", empty=f"no tournaments in {db_path}")
 
 
 TOURNAMENT_COLUMNS = [Column("id"), Column("name"), Column("game"), Column("variant"), Column("format"),
                       Column("bots"), Column("done"), Column("failed"), Column("total"), Column("status"),
                       Column("created")]
+TOURNAMENT_COLUMNS_DATA = [Column("pending"), Column("finished")]
 
 
 def _iso(stamp: float | None) -> str | None:
@@ -546,22 +547,12 @@ def demo(db_path: Path | None, rounds: int, workers: int, seed: int, serve_port:
 
 
 def _demo_bots(game: str, folder: Path) -> list[BotSpec]:
-    """The sample bots that play ``game``, plus copies of the random bot (``random-2``, ...)
-    where a table needs more players than there are sample bots (Yoninkan seats four)."""
+    """The sample bots that play ``game``, plus copies of the random bot where a table needs
+    more players than there are sample bots (Yoninkan seats four)."""
     specs, _ = expand_bots([str(SAMPLE_BOTS)], game)
     cls = game_class(game)
-    needed = 0 if cls.teams else cls.min_players
-    random_bot = SAMPLE_BOTS / "random_bot"
-    for number in range(2, 2 + max(0, needed - len(specs))):
-        copy = folder / f"random-{number}"
-        shutil.copytree(random_bot, copy, ignore=shutil.ignore_patterns("__pycache__"), dirs_exist_ok=True)
-        manifest = (copy / MANIFEST_NAME).read_text(encoding="utf-8")
-        (copy / MANIFEST_NAME).write_text(manifest.replace('name = "random"', f'name = "random-{number}"'),
-                                          encoding="utf-8")
-        for path in (folder, copy):
-            path.chmod(0o755)  # the sandbox runs bots as another user
-        specs.append(resolve_bot(str(copy)))
-    return specs
+    missing = 0 if cls.teams else max(0, cls.min_players - len(specs))
+    return specs + [resolve_bot(str(copy)) for copy in random_bot_copies(folder, missing)]
 
 
 # --- database maintenance ------------------------------------------------------------------------------------

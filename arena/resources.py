@@ -9,6 +9,7 @@ checkout (an editable install points there) and in a wheel (they sit inside
 
 from __future__ import annotations
 
+import shutil
 from importlib.resources import files
 from pathlib import Path
 
@@ -43,3 +44,24 @@ def proto_files() -> dict[Path, Path]:
     found = {path.relative_to(root): path for path in sorted((root / "arena" / "v1").glob("*.proto"))}
     found[HEALTH_PROTO] = sample_bots_dir() / "node" / "proto" / HEALTH_PROTO
     return found
+
+
+def random_bot_copies(folder: Path, count: int, *, first: int = 2) -> list[Path]:
+    """``count`` copies of the Python random bot in ``folder``, named ``random-2``, ``random-3``...
+
+    For tables that seat more players than there are sample bots (Yoninkan seats four): each
+    copy is an entrant of its own.  The folders are readable by others, since the sandbox runs
+    bots as another user.
+    """
+    source = sample_bots_dir() / "python" / "random_bot"
+    copies = []
+    for number in range(first, first + count):
+        copy = folder / f"random-{number}"
+        shutil.copytree(source, copy, ignore=shutil.ignore_patterns("__pycache__"), dirs_exist_ok=True)
+        manifest = copy / "bot.toml"
+        manifest.write_text(manifest.read_text(encoding="utf-8").replace('name = "random"', f'name = "random-{number}"'),
+                            encoding="utf-8")
+        for path in (folder, copy):
+            path.chmod(0o755)
+        copies.append(copy)
+    return copies

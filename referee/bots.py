@@ -23,10 +23,14 @@ Manifest fields::
     [sandbox]
     read_only = ["../build"]          # optional: more folders the bot reads, relative to
                                       # this file; only inside arena's sample_bots/ or proto/
+    tables = ["yahtzee_optimal"]      # optional: arena's precomputed tables it reads
 
 In the sandbox a bot sees its own folder read-only; ``read_only`` lets the sample bots reach
 the SDKs and builds they share.  It is confined to those public folders of arena so that a
-stranger's manifest cannot ask for the organiser's files.
+stranger's manifest cannot ask for the organiser's files.  ``tables`` names sets of
+:data:`arena.tables.TABLE_SETS`: before starting the bot the referee builds any missing one
+with arena's own code (never the bot's), shows the tables folder read-only and passes its
+path in ``ARENA_TABLES``.
 
 Each started bot gets a private folder in the temporary directory, named after the referee
 process that owns it (``arena-bot-<pid>.<start time>-*``; ``check-bot`` makes
@@ -53,6 +57,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from arena.resources import proto_dir, sample_bots_dir
+from arena.tables import TABLE_SETS, TABLES_VARIABLE, prepare_tables
 from referee.sandbox import (UID_BASE, SandboxConfig, SandboxMode, acquire_uid, bwrap_command, executable_prefix,
                              limits_command, python_runtime, release_uid, sandbox_environment, within)
 from referee.untrusted import clean
@@ -90,6 +95,8 @@ class BotSpec:
     """Extra folders the bot reads in the sandbox (from the manifest's ``[sandbox]`` table)."""
     build: str = ""
     """The manifest's build step, shown when the bot's program is missing or it dies at once."""
+    tables: tuple[str, ...] = ()
+    """Sets of arena's precomputed tables the bot reads (the manifest's ``[sandbox] tables``)."""
 
     def plays(self, game: str) -> bool:
         return "*" in self.games or game in self.games
@@ -132,7 +139,8 @@ class BotSpec:
                    author=clean(data.get("author", ""), 128), language=clean(data.get("language", ""), 32),
                    command=tuple(command), directory=path.parent.resolve(),
                    games=tuple(str(g) for g in games), manifest=path.resolve(),
-                   read_only=_read_only(path, data.get("sandbox", {})), build=_one_line(build, BUILD_HINT_LIMIT))
+                   read_only=_read_only(path, data.get("sandbox", {})), build=_one_line(build, BUILD_HINT_LIMIT),
+                   tables=_tables(path, data.get("sandbox", {})))
 
     @classmethod
     def from_address(cls, address: str, name: str | None = None, version: str = "") -> BotSpec:
@@ -163,6 +171,18 @@ def _one_line(text: str, limit: int) -> str:
     """Untrusted manifest text made fit for a one-line message."""
     text = " ".join(clean(text).split())
     return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def _tables(manifest: Path, table: object) -> tuple[str, ...]:
+    """The manifest's ``[sandbox] tables``, checked against the sets arena can build."""
+    entries = table.get("tables", []) if isinstance(table, dict) else None
+    if not isinstance(entries, list) or not all(isinstance(entry, str) for entry in entries):
+        raise BotSpecError(f"bot manifest {manifest}: [sandbox] tables must be a list of table names")
+    unknown = [entry for entry in entries if entry not in TABLE_SETS]
+    if unknown:
+        raise BotSpecError(f"bot manifest {manifest}: [sandbox] tables: no table set {unknown[0]!r} "
+                           f"(arena builds: {', '.join(sorted(TABLE_SETS))})")
+    return tuple(entries)
 
 
 def _read_only(manifest: Path, table: object) -> tuple[Path, ...]:
@@ -350,18 +370,20 @@ class BotProcess:
         spec = self.spec
         assert spec.directory is not None and spec.command is not None
         limits = self.sandbox.limits
+        tables = prepare_tables(spec.tables)
+        extra = {TABLES_VARIABLE: str(tables)} if tables else {}
         if self.sandbox.mode is not SandboxMode.BWRAP:  # no isolation: the organiser's environment
-            env = dict(os.environ, ARENA_BOT_ADDRESS=self.address, PYTHONUNBUFFERED="1")
+            env = dict(os.environ, ARENA_BOT_ADDRESS=self.address, PYTHONUNBUFFERED="1", **extra)
             return (command if self.sandbox.mode is SandboxMode.NONE else limits_command(command, limits)), env
-        env = sandbox_environment(self.address)
-        read_only = list(spec.read_only)
+        env = sandbox_environment(self.address) | extra
+        read_only = list(spec.read_only) + ([tables] if tables else [])
         if "{python}" in spec.command:
             read_only += python_runtime()
         prefix = executable_prefix(command[0], env)
         if prefix is not None:
             read_only.append(prefix)
         if os.geteuid() == 0:
-            for folder in (spec.directory, *spec.read_only):
+            for folder in (spec.directory, *spec.read_only, *([tables] if tables else [])):
                 if folder.is_dir() and folder.stat().st_mode & 0o005 != 0o005:
                     raise BotStartError(f"bot {spec.name}: the sandbox runs bots as an unprivileged user, who "
                                         f"cannot read {folder} (make it readable: chmod o+rX)")

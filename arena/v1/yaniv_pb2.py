@@ -24,15 +24,25 @@ _sym_db = _symbol_database.Default()
 
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x14\x61rena/v1/yaniv.proto\x12\x08\x61rena.v1\"\x12\n\x10YanivObservation\"\r\n\x0bYanivActionb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x14\x61rena/v1/yaniv.proto\x12\x08\x61rena.v1\"\xfc\x03\n\x10YanivObservation\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12/\n\x05phase\x18\x02 \x01(\x0e\x32 .arena.v1.YanivObservation.Phase\x12\x16\n\x0e\x63urrent_player\x18\x03 \x01(\x05\x12\x14\n\x0cround_number\x18\x04 \x01(\r\x12\x0f\n\x07starter\x18\x05 \x01(\r\x12\x0c\n\x04turn\x18\x06 \x01(\r\x12\x0c\n\x04hand\x18\x07 \x03(\t\x12\x12\n\nhand_value\x18\x08 \x01(\r\x12\x12\n\nhand_sizes\x18\t \x03(\r\x12\x12\n\nstock_size\x18\n \x01(\r\x12\x12\n\ndraw_group\x18\x0b \x03(\t\x12&\n\x08\x64iscards\x18\x0c \x03(\x0b\x32\x14.arena.v1.YanivGroup\x12\x0c\n\x04\x64\x65\x61\x64\x18\r \x03(\t\x12\"\n\x04took\x18\x0e \x03(\x0b\x32\x14.arena.v1.YanivCards\x12\x0e\n\x06totals\x18\x0f \x03(\r\x12\x11\n\tout_round\x18\x10 \x03(\r\x12.\n\nlast_round\x18\x11 \x01(\x0b\x32\x1a.arena.v1.YanivRoundResult\"Q\n\x05Phase\x12\x15\n\x11PHASE_UNSPECIFIED\x10\x00\x12\x11\n\rPHASE_DISCARD\x10\x01\x12\x0e\n\nPHASE_DRAW\x10\x02\x12\x0e\n\nPHASE_OVER\x10\x03\"\x1b\n\nYanivCards\x12\r\n\x05\x63\x61rds\x18\x01 \x03(\t\")\n\nYanivGroup\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\r\n\x05\x63\x61rds\x18\x02 \x03(\t\"\xde\x01\n\x10YanivRoundResult\x12\x14\n\x0cround_number\x18\x01 \x01(\r\x12\x0c\n\x04kind\x18\x02 \x01(\t\x12\x10\n\x08\x64\x65\x63larer\x18\x03 \x01(\x05\x12\x10\n\x08\x61ssaf_by\x18\x04 \x03(\r\x12#\n\x05hands\x18\x05 \x03(\x0b\x32\x14.arena.v1.YanivCards\x12\x13\n\x0bhand_values\x18\x06 \x03(\r\x12\x14\n\x0cround_scores\x18\x07 \x03(\r\x12\x0e\n\x06totals\x18\x08 \x03(\r\x12\x0e\n\x06halved\x18\t \x03(\t\x12\x12\n\neliminated\x18\n \x03(\r\"\xaa\x01\n\x0bYanivAction\x12(\n\x04kind\x18\x01 \x01(\x0e\x32\x1a.arena.v1.YanivAction.Kind\x12\r\n\x05\x63\x61rds\x18\x02 \x03(\t\"b\n\x04Kind\x12\x14\n\x10KIND_UNSPECIFIED\x10\x00\x12\x0e\n\nKIND_YANIV\x10\x01\x12\x10\n\x0cKIND_DISCARD\x10\x02\x12\x13\n\x0fKIND_DRAW_STOCK\x10\x03\x12\r\n\tKIND_TAKE\x10\x04\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'arena.v1.yaniv_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_YANIVOBSERVATION']._serialized_start=34
-  _globals['_YANIVOBSERVATION']._serialized_end=52
-  _globals['_YANIVACTION']._serialized_start=54
-  _globals['_YANIVACTION']._serialized_end=67
+  _globals['_YANIVOBSERVATION']._serialized_start=35
+  _globals['_YANIVOBSERVATION']._serialized_end=543
+  _globals['_YANIVOBSERVATION_PHASE']._serialized_start=462
+  _globals['_YANIVOBSERVATION_PHASE']._serialized_end=543
+  _globals['_YANIVCARDS']._serialized_start=545
+  _globals['_YANIVCARDS']._serialized_end=572
+  _globals['_YANIVGROUP']._serialized_start=574
+  _globals['_YANIVGROUP']._serialized_end=615
+  _globals['_YANIVROUNDRESULT']._serialized_start=618
+  _globals['_YANIVROUNDRESULT']._serialized_end=840
+  _globals['_YANIVACTION']._serialized_start=843
+  _globals['_YANIVACTION']._serialized_end=1013
+  _globals['_YANIVACTION_KIND']._serialized_start=915
+  _globals['_YANIVACTION_KIND']._serialized_end=1013
 # @@protoc_insertion_point(module_scope)

@@ -14,6 +14,7 @@ from referee.games.base import Game, SettingsError
 _REGISTRY: dict[str, str] = {
     "yahtzee": "referee.games.yahtzee:YahtzeeGame",
     "gin_rummy": "referee.games.gin_rummy:GinRummyGame",
+    "yaniv": "referee.games.yaniv:YanivGame",
     "jass": "referee.games.jass:JassGame",
     "yoninkan": "referee.games.yoninkan:YoninkanGame",
 }

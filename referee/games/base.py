@@ -52,7 +52,7 @@ class Termination(enum.Enum):
     NORMAL = "normal"
     """The rules ended it."""
     CAP = "cap"
-    """A safety cap (turns, rounds) ended it; RULES.md names each cap."""
+    """A safety cap (turns, rounds) ended it; docs/rules.md names each cap."""
 
 
 @dataclass(frozen=True)

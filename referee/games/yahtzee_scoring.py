@@ -1,4 +1,4 @@
-"""Pure scoring helpers for Yahtzee and Yams (RULES.md section 4).
+"""Pure scoring helpers for Yahtzee and Yams (docs/rules/yahtzee.md).
 
 Everything here is a function of ``(variant, dice, card)``: no state, no randomness.
 The engine (:mod:`referee.games.yahtzee`) re-exports the public functions; its module

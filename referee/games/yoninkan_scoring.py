@@ -1,4 +1,4 @@
-"""Yoninkan's points and battle verdicts as pure functions (RULES.md section 2).
+"""Yoninkan's points and battle verdicts as pure functions (docs/rules/yoninkan.md).
 
 Two things live here, apart from the engine so they can be checked on their own:
 

@@ -98,3 +98,13 @@ def test_clone_is_independent_and_illegal_actions_are_refused(name: str) -> None
     finished, _ = play_random(name, game.variant, game.num_players, 8, 8)
     with pytest.raises(IllegalActionError):
         finished.apply(actions[0])
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_every_engine_marks_the_milestones_of_a_match(name: str) -> None:
+    """`arena play` and `arena show` summarise a match by its milestone events (hand, round
+    or battle ends): every engine marks some, and the last event of a finished match is one."""
+    state, _ = play_random(name, game_class(name).variants[0], game_class(name).default_players, 3, 4)
+    milestones = [event for event in state.events if event.milestone]
+    assert milestones and state.events[-1].milestone
+    assert all(event.visible_to is None for event in milestones)  # a summary line is public

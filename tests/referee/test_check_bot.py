@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -61,3 +62,17 @@ def test_check_bot_leaves_no_folder_behind(private_tmp: Path) -> None:
                             cwd=ROOT, env=dict(os.environ, TMPDIR=str(private_tmp)))
     assert result.returncode == 0, result.stdout + result.stderr
     assert list(private_tmp.iterdir()) == []
+
+
+def test_check_bot_json_report_is_typed() -> None:
+    from click.testing import CliRunner
+
+    from arena.cli import main
+
+    result = CliRunner().invoke(main, ["check-bot", str(ROOT / "sample_bots" / "python" / "random_bot"), "--game",
+                                       "yahtzee", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)
+    assert report["ok"] is True and report["problems"] == []
+    (game,) = report["games"]
+    assert game["game"] == "yahtzee" and game["matches"] == 2 and isinstance(game["median_ms"], float)

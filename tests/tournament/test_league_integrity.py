@@ -164,7 +164,8 @@ def test_a_bot_that_never_starts(league: tuple[Path, list], tmp_path: Path, host
     never = hostile_bot(tmp_path / "never", "never-healthy")
     ok = write_bot(tmp_path / "ok", "ok-bot")
     result = invoke("tournament", "run", "--game", "yahtzee", "--bot", str(never.manifest.parent), "--bot", str(ok),
-                    "--startup-timeout", "1", "--workers", "1", "--quiet", "--seed", "2", "--db", str(db))
+                    "--startup-timeout", "1", "--allow-broken", "--workers", "1", "--quiet", "--seed", "2",
+                    "--db", str(db))
     assert result.exit_code == 0, result.output
     assert league_ratings(db) == before
     with Database(db, readonly=True) as check:

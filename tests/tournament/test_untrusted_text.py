@@ -39,7 +39,7 @@ def test_bot_text_is_shown_as_plain_text(tmp_path):
     assert result.exit_code == 0, result.output
     assert "manifest says [bold]evil\ufffd[31m@1\ufffd2 but the bot reports \ufffd[2Jwiped@1" in result.output
     outputs = [result.output]
-    for args in (["matches"], ["show", "1"], ["ratings", "--game", "yahtzee"], ["ratings", "--game", "yahtzee",
+    for args in (["matches"], ["show", "1", "-v"], ["ratings", "--game", "yahtzee"], ["ratings", "--game", "yahtzee",
                  "--format", "markdown"], ["tournament", "list"], ["h2h", "--game", "yahtzee"]):
         shown = runner.invoke(main, [*args, "--db", db])
         assert shown.exit_code == 0, shown.output

@@ -1,0 +1,13 @@
+"""The solitaire-optimal Yahtzee/Yams bot; the policy is in strategy.py.
+
+The tables are loaded before the bot serves (well under a second each), so no decision
+pays for them.
+"""
+
+from __future__ import annotations
+
+from arena.sdk import run_bot
+from strategy import Strategy
+
+if __name__ == "__main__":
+    run_bot(Strategy.from_cache().decide, name="yahtzee-optimal", version="1.0", author="arena", games=["yahtzee"])
