@@ -1,5 +1,5 @@
 """The ``arena`` command line: play, replay and check bots here; tournaments, ratings and
-the demo in :mod:`arena.cli_tournament`.
+the demo in :mod:`arena.cli_tournament`; the web server in :mod:`arena.cli_web`.
 
 Commands stay thin: they parse options, call the referee or the scheduler, and print.
 Expected failures (bad game, missing manifest, a bot that does not start) are one-line
@@ -296,8 +296,16 @@ def _register_bot_author_commands() -> None:
     main.add_command(cli_kits.proto, "proto")
 
 
+def _register_web_commands() -> None:
+    """``serve`` lives in :mod:`arena.cli_web` (the web app itself is imported only when it runs)."""
+    from arena import cli_web
+
+    main.add_command(cli_web.serve, "serve")
+
+
 _register_tournament_commands()
 _register_bot_author_commands()
+_register_web_commands()
 
 if __name__ == "__main__":
     main()

@@ -28,9 +28,10 @@ from arena.cli_common import (check_output_path, executor_options, make_time_con
 from arena.executors import ExecutorError
 from arena.output import Column, console, emit, format_option
 from arena.preflight import preflight
-from arena.ratings import RatingRow, head_to_head, rating_table, ratings_stale, update_ratings
+from arena.queries import BotLookupError, bot_labels, find_bot, h2h_matrix, players_text, rating_json
+from arena.ratings import RatingRow, rating_table, ratings_stale, update_ratings
 from arena.resources import random_bot_copies, sample_bots_dir
-from arena.storage import DEFAULT_DB, Database, MatchRow, StorageError
+from arena.storage import DEFAULT_DB, Database, StorageError
 from arena.tournament import (RichProgress, RunSummary, TournamentError, TournamentSpec, abandon_tournament,
                               create_tournament, delete_tournament, expand_bots, plan_tournament, run_tournament,
                               spec_from_row)
@@ -306,10 +307,7 @@ def print_ratings(db: Database, game: str, variant: str, fmt: str, *, recompute:
     else:
         update_ratings(db, game, variant, recompute=recompute)
     rows = rating_table(db, game, variant)
-    emit(RATING_COLUMNS, [{"rank": r.rank, "bot": r.bot, "version": r.version, "mu": round(r.mu, 4),
-                           "sigma": round(r.sigma, 4), "conservative": round(r.conservative, 4), "matches": r.matches,
-                           "wins": r.wins, "mean_score": round(r.mean_score, 4), "faults": r.faults} for r in rows],
-         fmt, title=f"{game} ({variant}) ratings")
+    emit(RATING_COLUMNS, [rating_json(r) for r in rows], fmt, title=f"{game} ({variant}) ratings")
     return rows
 
 
@@ -345,33 +343,23 @@ def h2h(game: str, variant: str | None, fmt: str, db_path: Path) -> None:
     """
     variant = _check_game(game, variant)
     with open_db(db_path, readonly=True) as db:
-        cells = head_to_head(db, game, variant)
-        ids = sorted({a for a, _ in cells}, key=lambda b: db.bot(b).label)
-        labels = {b: db.bot(b).label for b in ids}
+        matrix = h2h_matrix(db, game, variant)
+    cells = matrix.cells
+    ids = [bot.id for bot in matrix.bots]
+    labels = {bot.id: bot.label for bot in matrix.bots}
     if fmt in ("json", "csv"):
         emit([Column("bot"), Column("opponent"), Column("matches"), Column("result")],
-             [{"bot": labels[a], "opponent": labels[b], "matches": c.matches, "result": round(c.result, 4)}
-              for (a, b), c in sorted(cells.items(), key=lambda item: (labels[item[0][0]], labels[item[0][1]]))], fmt)
+             [{"bot": labels[a], "opponent": labels[b], "matches": n, "result": round(result, 4)}
+              for (a, b), (n, result) in sorted(cells.items(),
+                                                key=lambda item: (labels[item[0][0]], labels[item[0][1]]))], fmt)
         return
     if not cells:
         console.print(f"no played {game} ({variant}) matches in {db_path}")
         return
     columns = [Column("bot")] + [Column(f"c{b}", labels[b]) for b in ids]
-    rows = [{"bot": labels[a], **{f"c{b}": f"{cells[a, b].result:.2f} ({cells[a, b].matches})" if (a, b) in cells
+    rows = [{"bot": labels[a], **{f"c{b}": f"{cells[a, b][1]:.2f} ({cells[a, b][0]})" if (a, b) in cells
                                   else "-" for b in ids}} for a in ids]
     emit(columns, rows, fmt, title=f"{game} ({variant}) head to head: mean result (matches)")
-
-
-def _players(db: Database, match: MatchRow, labels: dict[int, str]) -> str:
-    parts = []
-    for seat, bot in enumerate(match.bot_ids):
-        if bot not in labels:
-            labels[bot] = db.bot(bot).label
-        text = labels[bot]
-        if match.ranking is not None:
-            text += f" #{match.ranking[seat] + 1}"
-        parts.append(text)
-    return ", ".join(parts)
 
 
 @click.command()
@@ -395,16 +383,13 @@ def matches(tournament_id: int | None, game: str | None, bot_name: str | None, s
                 raise click.ClickException(str(error)) from None
         bot_id = None
         if bot_name is not None:
-            found = [b for b in db.bots() if bot_name in (b.name, b.label)]
-            if not found:
-                raise click.ClickException(f"no bot {bot_name!r} in {db_path}")
-            if len(found) > 1:
-                raise click.ClickException(f"{bot_name!r} names {len(found)} versions "
-                                           f"({', '.join(b.label for b in found)}); give name@version")
-            bot_id = found[0].id
+            try:
+                bot_id = find_bot(db, bot_name).id
+            except BotLookupError as error:
+                raise click.ClickException(str(error)) from None
         found_matches = db.matches(tournament_id=tournament_id, game=game, bot_id=bot_id, status=status, limit=limit,
                                    newest_first=True)
-        labels = {bot.id: bot.label for bot in db.bots()}
+        labels = bot_labels(db)
     rows = [{"id": m.id, "tournament": m.tournament_id, "game": m.game, "variant": m.variant, "seed": m.seed,
              "players": [labels[b] for b in m.bot_ids], "ranking": list(m.ranking) if m.ranking else None,
              "scores": list(m.scores) if m.scores else None, "forfeited": list(m.forfeited or ()),
@@ -458,8 +443,7 @@ def show(match_id: int, as_json: bool, out: Path | None, verbose: bool, db_path:
             record = db.match_record(match_id)
         except (StorageError, ValueError) as error:
             raise click.ClickException(str(error)) from None
-        labels: dict[int, str] = {}
-        players = _players(db, match, labels)
+        players = players_text(match, bot_labels(db))
     if out is not None:
         if record is None:
             raise click.ClickException(f"match {match_id} has no record ({match.status})")
@@ -512,10 +496,14 @@ def decision_times(record: MatchRecord) -> list[dict[str, Any]]:
 @click.option("--workers", type=click.IntRange(min=1), default=lambda: min(2, os.cpu_count() or 1),
               show_default="2", help="Referee worker processes.")
 @click.option("--seed", type=int, default=1, show_default=True, help="Tournament seed.")
-def demo(db_path: Path | None, rounds: int, workers: int, seed: int) -> None:
+@click.option("--serve", "serve_port", is_flag=False, flag_value=8000, type=click.IntRange(1, 65535), default=None,
+              metavar="[PORT]", help="Then serve the results on http://127.0.0.1:PORT/ (default 8000) until Ctrl-C.")
+def demo(db_path: Path | None, rounds: int, workers: int, seed: int, serve_port: int | None) -> None:
     """Register the sample bots, run a short tournament of every game and print the ratings.
 
-    Bots are kept alive across the matches of a worker to make it quick.
+    Bots are kept alive across the matches of a worker to make it quick. With --serve, the
+    leaderboards and replays are then served read-only (the temporary database lives until
+    Ctrl-C).
     """
     if not SAMPLE_BOTS.is_dir():
         raise click.ClickException(f"no sample bots at {SAMPLE_BOTS} (arena is installed incompletely)")
@@ -547,8 +535,15 @@ def demo(db_path: Path | None, rounds: int, workers: int, seed: int) -> None:
                     print_ratings(db, t.game, t.variant, "table")
         except _EXPECTED as error:
             raise click.ClickException(str(error)) from None
-    where = f"results kept in {db_path}" if db_path else "temporary database removed"
-    console.print(f"\ndemo finished in {time.monotonic() - started:.1f} s; {where}")
+        console.print(f"\ndemo finished in {time.monotonic() - started:.1f} s")
+        if serve_port is not None:
+            from arena.web.server import serve
+
+            try:
+                serve(path, port=serve_port, announce=console.print)
+            except StorageError as error:
+                raise click.ClickException(str(error)) from None
+    console.print(f"results kept in {db_path}" if db_path else "temporary database removed")
 
 
 def _demo_bots(game: str, folder: Path) -> list[BotSpec]:

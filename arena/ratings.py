@@ -26,7 +26,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 import trueskill
@@ -141,36 +141,59 @@ def ratings_stale(db: Database, game: str, variant: str) -> bool:
     return (state[0], state[1]) != (latest[0], latest[1])
 
 
-def update_ratings(db: Database, game: str, variant: str, *, recompute: bool = False) -> int:
-    """Bring the stored table of ``game``/``variant`` up to date; returns how many matches were rated.
+@dataclass
+class RatingPlan:
+    """What :func:`update_ratings` would store, computed without writing (the web server is read-only)."""
 
-    Incremental when every played match up to the last rated id was already rated; a full
-    recompute otherwise (for instance after a tournament with lower ids was resumed), or
-    when ``recompute`` is set.
+    after: int
+    """Matches with ``id <= after`` were already rated in the stored table (0: rated from scratch)."""
+    rated_before: int
+    """How many matches the stored table had rated, when it is extended."""
+    matches: list[MatchRow]
+    """The played matches considered now, in id order."""
+    final: dict[int, trueskill.Rating]
+    """Every rated bot's rating after them."""
+    history: list[RatingUpdate]
+    """The ratings after each rated one of :attr:`matches`."""
+    counts: dict[int, int]
+    """Rated matches per bot."""
+
+
+def plan_ratings(db: Database, game: str, variant: str, *, recompute: bool = False) -> RatingPlan:
+    """The up-to-date ratings of ``game``/``variant``, from the stored table and results; reads only.
+
+    Incremental when every played match up to the last rated id was already rated; from
+    scratch otherwise (for instance after a tournament with lower ids was resumed), or when
+    ``recompute`` is set.
     """
     state = db.conn.execute("SELECT last_match_id, rated_count FROM rating_state WHERE game = ? AND variant = ?",
                             (game, variant)).fetchone()
     start: dict[int, trueskill.Rating] = {}
-    after = 0
+    counts: dict[int, int] = defaultdict(int)
+    after = rated_before = 0
     if state is not None and not recompute and db.count_done(game, variant, up_to_id=state[0]) == state[1]:
-        after, rated_count = state[0], state[1]
-        for row in db.conn.execute("SELECT bot_id, mu, sigma FROM ratings WHERE game = ? AND variant = ?",
+        after, rated_before = state[0], state[1]
+        for row in db.conn.execute("SELECT bot_id, mu, sigma, matches FROM ratings WHERE game = ? AND variant = ?",
                                    (game, variant)):
             start[row[0]] = trueskill.Rating(row[1], row[2])
-    else:
-        rated_count = 0
+            counts[row[0]] = row[3]
     matches = db.done_matches(game, variant, after_id=after)
-    if not matches and after:
-        return 0
     final, history = rate(matches, game_teams(game), start)
-    counts: dict[int, int] = defaultdict(int)
-    if after:
-        for row in db.conn.execute("SELECT bot_id, matches FROM ratings WHERE game = ? AND variant = ?",
-                                   (game, variant)):
-            counts[row[0]] = row[1]
     for update in history:
         for bot in update.ratings:
             counts[bot] += 1
+    return RatingPlan(after, rated_before, matches, final, history, dict(counts))
+
+
+def update_ratings(db: Database, game: str, variant: str, *, recompute: bool = False) -> int:
+    """Bring the stored table of ``game``/``variant`` up to date; returns how many matches were rated.
+
+    See :func:`plan_ratings` for when it extends the table and when it starts over.
+    """
+    plan = plan_ratings(db, game, variant, recompute=recompute)
+    after, matches = plan.after, plan.matches
+    if not matches and after:
+        return 0
     last = matches[-1].id if matches else 0
     with db.transaction():
         if not after:
@@ -179,12 +202,27 @@ def update_ratings(db: Database, game: str, variant: str, *, recompute: bool = F
                             " AND variant = ?)", (game, variant))
         db.conn.executemany("INSERT OR REPLACE INTO ratings (game, variant, bot_id, mu, sigma, matches)"
                             " VALUES (?, ?, ?, ?, ?, ?)",
-                            [(game, variant, bot, r.mu, r.sigma, counts[bot]) for bot, r in final.items()])
+                            [(game, variant, bot, r.mu, r.sigma, plan.counts[bot]) for bot, r in plan.final.items()])
         db.conn.executemany("INSERT OR REPLACE INTO rating_history (match_id, bot_id, mu, sigma) VALUES (?, ?, ?, ?)",
-                            [(u.match_id, bot, r.mu, r.sigma) for u in history for bot, r in u.ratings.items()])
+                            [(u.match_id, bot, r.mu, r.sigma) for u in plan.history for bot, r in u.ratings.items()])
         db.conn.execute("INSERT OR REPLACE INTO rating_state (game, variant, last_match_id, rated_count)"
-                        " VALUES (?, ?, ?, ?)", (game, variant, max(last, after), rated_count + len(matches)))
+                        " VALUES (?, ?, ?, ?)", (game, variant, max(last, after), plan.rated_before + len(matches)))
     return len(matches)
+
+
+def rating_history(db: Database, game: str, variant: str, bot_id: int,
+                   plan: RatingPlan) -> list[tuple[int, float, float]]:
+    """``(match id, mu, sigma)`` of ``bot_id`` after each of its rated matches, oldest first:
+    the stored history the plan builds on, then the plan's own."""
+    points: list[tuple[int, float, float]] = []
+    if plan.after:
+        points = [(row[0], row[1], row[2]) for row in db.conn.execute(
+            "SELECT h.match_id, h.mu, h.sigma FROM rating_history h JOIN matches m ON m.id = h.match_id"
+            " WHERE h.bot_id = ? AND m.game = ? AND m.variant = ? AND m.id <= ? ORDER BY h.match_id",
+            (bot_id, game, variant, plan.after))]
+    points += [(u.match_id, u.ratings[bot_id].mu, u.ratings[bot_id].sigma) for u in plan.history
+               if bot_id in u.ratings]
+    return points
 
 
 @dataclass(frozen=True)
@@ -202,6 +240,7 @@ class RatingRow:
     """Matches ranked first, shared first places included."""
     mean_score: float
     faults: int
+    language: str = ""
 
     @property
     def conservative(self) -> float:
@@ -209,10 +248,12 @@ class RatingRow:
         return self.mu - 3 * self.sigma
 
 
-def rating_table(db: Database, game: str, variant: str) -> list[RatingRow]:
-    """The stored ratings of ``game``/``variant`` with match statistics, best first.
+def rating_table(db: Database, game: str, variant: str,
+                 ratings: Mapping[int, trueskill.Rating] | None = None) -> list[RatingRow]:
+    """The ratings of ``game``/``variant`` with match statistics, best first.
 
-    Call :func:`update_ratings` first for an up-to-date table.
+    ``ratings`` (bot id -> rating, e.g. :attr:`RatingPlan.final`) replaces the stored table;
+    without it, call :func:`update_ratings` first for an up-to-date table.
     """
     stats = {row[0]: row[1:] for row in db.conn.execute(
         "SELECT bot_id, COUNT(*), SUM(best = 0), AVG(score), SUM(faults) FROM"
@@ -220,11 +261,16 @@ def rating_table(db: Database, game: str, variant: str) -> list[RatingRow]:
         "  FROM match_seats s JOIN matches m ON m.id = s.match_id"
         "  WHERE m.game = ? AND m.variant = ? AND m.status = 'done' GROUP BY s.bot_id, s.match_id)"
         " GROUP BY bot_id", (game, variant))}
+    if ratings is None:
+        ratings = {r[0]: trueskill.Rating(r[1], r[2]) for r in db.conn.execute(
+            "SELECT bot_id, mu, sigma FROM ratings WHERE game = ? AND variant = ?", (game, variant))}
+    bots = {r[0]: r[1:] for r in db.conn.execute("SELECT id, name, version, language FROM bots")}
     rows = []
-    for r in db.conn.execute("SELECT r.bot_id, b.name, b.version, r.mu, r.sigma FROM ratings r JOIN bots b"
-                             " ON b.id = r.bot_id WHERE r.game = ? AND r.variant = ?", (game, variant)):
-        played, wins, mean, faults = stats.get(r[0], (0, 0, 0.0, 0))
-        rows.append(RatingRow(0, r[0], r[1], r[2], r[3], r[4], played, wins or 0, mean or 0.0, faults or 0))
+    for bot_id, rating in ratings.items():
+        name, version, language = bots[bot_id]
+        played, wins, mean, faults = stats.get(bot_id, (0, 0, 0.0, 0))
+        rows.append(RatingRow(0, bot_id, name, version, rating.mu, rating.sigma, played, wins or 0, mean or 0.0,
+                              faults or 0, language))
     rows.sort(key=lambda row: (-row.conservative, -row.mu, row.bot))
     return [dataclasses.replace(row, rank=i + 1) for i, row in enumerate(rows)]
 

@@ -250,6 +250,11 @@ class ScheduledMatch:
     rotation: int
 
 
+_MATCH_COLUMNS = ("id, tournament_id, position, round, deal, rotation, game, variant, settings, seed, num_players,"
+                  " status, termination, reason, scores, ranking, forfeited, duration_s, finished_at, attempts")
+"""What a :class:`MatchRow` needs: the (large) record is read only by :meth:`Database.match_record`."""
+
+
 def _loads(text: str | None) -> Any:
     return None if text is None else json.loads(text)
 
@@ -262,7 +267,9 @@ class Database:
     """A connection to an arena database file.
 
     ``readonly`` opens the file with SQLite's read-only mode: nothing is ever written, not
-    even the switch to WAL, so a file that is not an arena database is left untouched.
+    even the switch to WAL, so a file that is not an arena database is left untouched.  Such
+    a connection may be used from any thread (one at a time: the web server pools them), and
+    WAL lets it read while a tournament writes.
     Otherwise the file must be an arena database, or (with ``create``) absent or empty, in
     which case the current schema is created.  A foreign SQLite file is refused before any
     change is made to it.
@@ -284,7 +291,9 @@ class Database:
         try:
             if readonly:
                 uri = f"{self.path.resolve().as_uri()}?mode=ro"
-                self.conn = sqlite3.connect(uri, uri=True, isolation_level=None, timeout=30.0)
+                self.conn = sqlite3.connect(uri, uri=True, isolation_level=None, timeout=30.0,
+                                            check_same_thread=False)
+                self.conn.execute("PRAGMA query_only=ON")
             else:
                 self.conn = sqlite3.connect(self.path, isolation_level=None, timeout=30.0)
             self.conn.row_factory = sqlite3.Row
@@ -524,7 +533,7 @@ class Database:
         return [self._match(row, seats[row["id"]]) for row in rows]
 
     def match(self, match_id: int) -> MatchRow:
-        found = self._matches("SELECT * FROM matches WHERE id = ?", (match_id,))
+        found = self._matches(f"SELECT {_MATCH_COLUMNS} FROM matches WHERE id = ?", (match_id,))
         if not found:
             raise NotFoundError(f"no match {match_id} in {self.path}")
         return found[0]
@@ -544,13 +553,14 @@ class Database:
 
     def unfinished_matches(self, tid: int) -> list[MatchRow]:
         """The tournament's matches still to play (pending or failed), in schedule order."""
-        return self._matches("SELECT * FROM matches WHERE tournament_id = ? AND status != 'done' ORDER BY id", (tid,))
+        return self._matches(f"SELECT {_MATCH_COLUMNS} FROM matches WHERE tournament_id = ? AND status != 'done'"
+                             " ORDER BY id", (tid,))
 
-    def matches(self, *, tournament_id: int | None = None, game: str | None = None, variant: str | None = None,
-                bot_id: int | None = None, status: str | None = None, limit: int | None = None,
-                newest_first: bool = False) -> list[MatchRow]:
-        """Matches filtered by any of the given fields, in id order."""
-        where, params = [], []
+    @staticmethod
+    def _match_filter(tournament_id: int | None, game: str | None, variant: str | None, bot_id: int | None,
+                      status: str | None, faults: bool | None) -> tuple[str, list[Any]]:
+        where: list[str] = []
+        params: list[Any] = []
         for column, value in (("tournament_id", tournament_id), ("game", game), ("variant", variant),
                               ("status", status)):
             if value is not None:
@@ -559,11 +569,31 @@ class Database:
         if bot_id is not None:
             where.append("id IN (SELECT match_id FROM match_seats WHERE bot_id = ?)")
             params.append(bot_id)
-        sql = "SELECT * FROM matches" + (" WHERE " + " AND ".join(where) if where else "")
+        if faults is not None:
+            where.append(("" if faults else "NOT ") + "EXISTS (SELECT 1 FROM match_seats s"
+                         " WHERE s.match_id = matches.id AND s.faults > 0)")
+        return (" WHERE " + " AND ".join(where) if where else ""), params
+
+    def matches(self, *, tournament_id: int | None = None, game: str | None = None, variant: str | None = None,
+                bot_id: int | None = None, status: str | None = None, faults: bool | None = None,
+                limit: int | None = None, offset: int = 0, newest_first: bool = False) -> list[MatchRow]:
+        """Matches filtered by any of the given fields, in id order.
+
+        ``faults``: ``True`` only matches where some seat faulted, ``False`` only those without.
+        """
+        where, params = self._match_filter(tournament_id, game, variant, bot_id, status, faults)
+        sql = f"SELECT {_MATCH_COLUMNS} FROM matches" + where
         sql += " ORDER BY id DESC" if newest_first else " ORDER BY id"
         if limit is not None:
-            sql += f" LIMIT {int(limit)}"
+            sql += f" LIMIT {int(limit)} OFFSET {int(offset)}"
         return self._matches(sql, params)
+
+    def count_matches(self, *, tournament_id: int | None = None, game: str | None = None,
+                      variant: str | None = None, bot_id: int | None = None, status: str | None = None,
+                      faults: bool | None = None) -> int:
+        """How many matches :meth:`matches` would list with these filters and no limit."""
+        where, params = self._match_filter(tournament_id, game, variant, bot_id, status, faults)
+        return int(self.conn.execute("SELECT COUNT(*) FROM matches" + where, params).fetchone()[0])
 
     def store_result(self, match_id: int, record: MatchRecord) -> bool:
         """Commit a finished match atomically; ``False`` (and nothing written) if it was already done.
@@ -610,8 +640,8 @@ class Database:
 
     def done_matches(self, game: str, variant: str, *, after_id: int = 0) -> list[MatchRow]:
         """Played matches of one game and variant with ``id > after_id``, in id order (for ratings)."""
-        return self._matches("SELECT * FROM matches WHERE game = ? AND variant = ? AND status = 'done' AND id > ?"
-                             " ORDER BY id", (game, variant, after_id))
+        return self._matches(f"SELECT {_MATCH_COLUMNS} FROM matches WHERE game = ? AND variant = ? AND status = 'done'"
+                             " AND id > ? ORDER BY id", (game, variant, after_id))
 
     def count_done(self, game: str, variant: str, *, up_to_id: int) -> int:
         row = self.conn.execute("SELECT COUNT(*) FROM matches WHERE game = ? AND variant = ? AND status = 'done'"

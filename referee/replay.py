@@ -10,7 +10,7 @@ reason against the engine's outcome.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -45,9 +45,12 @@ class ReplayReport:
         return not self.problems
 
 
-def replay(record: MatchRecord) -> ReplayReport:
+def replay(record: MatchRecord, on_state: Callable[[int, State[Any, Any]], None] | None = None) -> ReplayReport:
     """Check the record's fields against each other, then apply the recorded action indices
     from the recorded seed and compare every move and the result.
+
+    ``on_state(n, state)`` sees the state after the first ``n`` moves, from 0 (before any
+    move) on, for as long as the record agrees with the engine (the web replay viewer).
 
     :raises SettingsError: if the record names a game, variant, seat count or setting the
         engines do not know.
@@ -67,7 +70,7 @@ def replay(record: MatchRecord) -> ReplayReport:
         report.problems.append(f"settings {record.settings} are recorded, but the engine makes them "
                                f"{dict(game.settings)}")
     try:
-        _replay_moves(record, game, report)
+        _replay_moves(record, game, report, on_state)
     except SettingsError:
         raise
     except Exception as error:  # noqa: BLE001 - an engine that fails on a record is a finding, not a crash
@@ -75,9 +78,12 @@ def replay(record: MatchRecord) -> ReplayReport:
     return report
 
 
-def _replay_moves(record: MatchRecord, game: Game, report: ReplayReport) -> None:
+def _replay_moves(record: MatchRecord, game: Game, report: ReplayReport,
+                  on_state: Callable[[int, State[Any, Any]], None] | None) -> None:
     state = game.new_initial_state(record.seed)
     report.state = state
+    if on_state is not None:
+        on_state(0, state)
     for number, move in enumerate(record.moves):
         where = f"move {number}"
         if state.is_terminal():
@@ -95,6 +101,8 @@ def _replay_moves(record: MatchRecord, game: Game, report: ReplayReport) -> None
             report.problems.append(f"{where}: index {move.index} is {str(action)!r}, the record says {move.action!r}")
             return
         state.apply(action)
+        if on_state is not None:
+            on_state(number + 1, state)
     if record.termination == "aborted":
         report.problems.append(f"the match was aborted ({record.reason}): it has no result to check")
         return

@@ -1,0 +1,84 @@
+"""Read-only questions about the database that both the CLI and the web server ask.
+
+Everything here only reads (the web server opens the database read-only): the rating table
+is computed from the stored results with :func:`arena.ratings.plan_ratings`, which gives the
+numbers ``arena ratings`` would store, in the same order.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from arena.ratings import RatingPlan, RatingRow, head_to_head, plan_ratings, rating_table
+from arena.storage import BotRow, Database, MatchRow
+
+def rating_json(row: RatingRow) -> dict[str, Any]:
+    """One rating-table row as ``arena ratings --format json`` prints it (and the API serves it)."""
+    return {"rank": row.rank, "bot": row.bot, "version": row.version, "mu": round(row.mu, 4),
+            "sigma": round(row.sigma, 4), "conservative": round(row.conservative, 4), "matches": row.matches,
+            "wins": row.wins, "mean_score": round(row.mean_score, 4), "faults": row.faults}
+
+
+def current_table(db: Database, game: str, variant: str,
+                  plan: RatingPlan | None = None) -> list[RatingRow]:
+    """The up-to-date rating table without writing anything (``plan`` if already computed)."""
+    plan = plan or plan_ratings(db, game, variant)
+    return rating_table(db, game, variant, plan.final)
+
+
+def rating_signature(db: Database, game: str, variant: str) -> tuple[int, int]:
+    """``(played matches, largest played id)``: the ratings change exactly when this does."""
+    row = db.conn.execute("SELECT COUNT(*), COALESCE(MAX(id), 0) FROM matches WHERE game = ? AND variant = ?"
+                          " AND status = 'done'", (game, variant)).fetchone()
+    return int(row[0]), int(row[1])
+
+
+@dataclass(frozen=True)
+class Matrix:
+    """Head-to-head results: ``cells[a, b]`` is bot ``a``'s mean result against bot ``b``."""
+
+    bots: list[BotRow]
+    """Every bot that met another, by label."""
+    cells: dict[tuple[int, int], tuple[int, float]]
+    """``(bot id, bot id) -> (matches, mean result)`` (1 ranked above, 0.5 tied, 0 below)."""
+
+
+def h2h_matrix(db: Database, game: str, variant: str) -> Matrix:
+    cells = head_to_head(db, game, variant)
+    bots = sorted((db.bot(b) for b in {a for a, _ in cells}), key=lambda bot: bot.label)
+    return Matrix(bots, {pair: (cell.matches, cell.result) for pair, cell in cells.items()})
+
+
+class BotLookupError(LookupError):
+    """No bot, or several versions, answer to a name; the message says which."""
+
+
+def find_bot(db: Database, text: str) -> BotRow:
+    """The bot called ``text`` (a name with a single version, or ``name@version``).
+
+    :raises BotLookupError: if there is none, or the name has several versions.
+    """
+    found = [b for b in db.bots() if text in (b.name, b.label)]
+    if not found:
+        raise BotLookupError(f"no bot {text!r} in {db.path}")
+    if len(found) > 1:
+        raise BotLookupError(f"{text!r} names {len(found)} versions ({', '.join(b.label for b in found)}); "
+                             f"give name@version")
+    return found[0]
+
+
+def bot_labels(db: Database) -> dict[int, str]:
+    """Every bot's ``name@version`` by id."""
+    return {bot.id: bot.label for bot in db.bots()}
+
+
+def players_text(match: MatchRow, labels: dict[int, str]) -> str:
+    """``"a@1 #1, b@1 #2"``: the bots by seat, with their rank once the match is played."""
+    parts = []
+    for seat, bot in enumerate(match.bot_ids):
+        text = labels.get(bot, f"bot {bot}")
+        if match.ranking is not None:
+            text += f" #{match.ranking[seat] + 1}"
+        parts.append(text)
+    return ", ".join(parts)

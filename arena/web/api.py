@@ -1,0 +1,75 @@
+"""The JSON API under ``/api`` (documented in docs/web.md): the same data as the pages."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.routing import Route
+
+from arena.web import data
+from arena.web.store import ReadOnlyStore
+
+
+def _store(request: Request) -> ReadOnlyStore:
+    store: ReadOnlyStore = request.app.state.store
+    return store
+
+
+def games(request: Request) -> JSONResponse:
+    with _store(request).connect() as db:
+        return JSONResponse(data.games(db))
+
+
+def ratings(request: Request) -> JSONResponse:
+    p = request.path_params
+    store = _store(request)
+    with store.connect() as db:
+        return JSONResponse(data.ratings(store, db, p["game"], p["variant"]))
+
+
+def h2h(request: Request) -> JSONResponse:
+    p = request.path_params
+    with _store(request).connect() as db:
+        return JSONResponse(data.head_to_head(db, p["game"], p["variant"]))
+
+
+def bot(request: Request) -> JSONResponse:
+    store = _store(request)
+    with store.connect() as db:
+        return JSONResponse(data.bot(store, db, request.path_params["bot_id"]))
+
+
+def tournaments(request: Request) -> JSONResponse:
+    with _store(request).connect() as db:
+        return JSONResponse(data.tournaments(db))
+
+
+def tournament(request: Request) -> JSONResponse:
+    with _store(request).connect() as db:
+        return JSONResponse(data.tournament(db, request.path_params["tid"]))
+
+
+def matches(request: Request) -> JSONResponse:
+    where = data.MatchFilter.parse(request.query_params)
+    with _store(request).connect() as db:
+        result: dict[str, Any] = data.matches(db, where)
+    return JSONResponse(result)
+
+
+def match(request: Request) -> JSONResponse:
+    with _store(request).connect() as db:
+        return JSONResponse(data.match(db, request.path_params["match_id"]))
+
+
+routes = [
+    Route("/games", games),
+    Route("/games/{game}/{variant}/ratings", ratings),
+    Route("/games/{game}/{variant}/h2h", h2h),
+    Route("/bots/{bot_id:int}", bot),
+    Route("/tournaments", tournaments),
+    Route("/tournaments/{tid:int}", tournament),
+    Route("/matches", matches),
+    Route("/matches/{match_id:int}", match),
+]

@@ -1,0 +1,106 @@
+"""The ASGI application: one router per area, mounted together, over a read-only store.
+
+Areas today: HTML pages (:mod:`.pages`), the JSON API (:mod:`.api`) and the replay data
+(:mod:`.replay_routes`).  A later area (bot submission, human play) is one more router here;
+one that needs to write gets its own writable door beside :class:`~.store.ReadOnlyStore`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import jinja2
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Mount
+from starlette.staticfiles import StaticFiles
+from starlette.templating import Jinja2Templates
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from arena.web import api, pages, replay_routes
+from arena.web.charts import win_colour
+from arena.web.data import BadRequest, NotFound
+from arena.web.store import ReadOnlyStore
+
+SECURITY_HEADERS = [
+    (b"content-security-policy", b"default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+                                 b"img-src 'self' data:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'"),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"same-origin"),
+]
+"""Defence in depth behind escaping: no inline or foreign scripts run even if text slipped through."""
+
+
+class SecurityHeaders:
+    """Adds :data:`SECURITY_HEADERS` to every response."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = list(message.get("headers", [])) + SECURITY_HEADERS
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
+
+
+def _templates() -> Jinja2Templates:
+    env = jinja2.Environment(loader=jinja2.PackageLoader("arena.web", "templates"), autoescape=True,
+                             undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
+    env.filters["win_colour"] = win_colour
+    env.filters["num"] = lambda value, digits=2: "" if value is None else f"{value:.{digits}f}"
+    return Jinja2Templates(env=env)
+
+
+def _error(request: Request, status: int, message: str) -> Response:
+    if request.url.path.startswith("/api/"):
+        return JSONResponse({"error": message}, status_code=status)
+    templates: Jinja2Templates = request.app.state.templates
+    return templates.TemplateResponse(request, "error.html", {"status": status, "message": message},
+                                      status_code=status)
+
+
+async def _not_found(request: Request, exc: Exception) -> Response:
+    return _error(request, 404, str(exc) or "not found")
+
+
+async def _bad_request(request: Request, exc: Exception) -> Response:
+    return _error(request, 400, str(exc))
+
+
+async def _http_error(request: Request, exc: Any) -> Response:
+    return _error(request, exc.status_code, exc.detail)
+
+
+def create_app(db_path: str | Path) -> Starlette:
+    """The web app over the database at ``db_path``, opened read-only now.
+
+    :raises StorageError: if the file is missing or not an arena database.
+    """
+    store = ReadOnlyStore(db_path)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        yield
+        store.close()
+
+    app = Starlette(
+        routes=[*pages.routes, Mount("/api", routes=[*api.routes, *replay_routes.routes]),
+                Mount("/static", app=StaticFiles(packages=[("arena.web", "static")]), name="static")],
+        exception_handlers={NotFound: _not_found, BadRequest: _bad_request, HTTPException: _http_error},
+        lifespan=lifespan)
+    app.state.store = store
+    app.state.templates = _templates()
+    app.add_middleware(SecurityHeaders)
+    return app

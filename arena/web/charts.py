@@ -1,0 +1,70 @@
+"""Charts drawn on the server as SVG (no JavaScript library): the rating history and the
+head-to-head colour scale."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from markupsafe import Markup
+
+from arena.ratings import MU, SIGMA
+
+_MAX_POINTS = 400
+"""Longer histories are thinned to this many points (the last one always kept)."""
+
+
+def win_colour(result: float) -> str:
+    """Background of a head-to-head cell: red (always lost) through pale yellow to green (always won)."""
+    hue = max(0.0, min(1.0, result)) * 120
+    return f"hsl({hue:.0f}, 70%, 78%)"
+
+
+def _ticks(low: float, high: float, count: int = 5) -> list[float]:
+    step = (high - low) / (count - 1) if high > low else 1.0
+    return [low + i * step for i in range(count)]
+
+
+def rating_history_svg(history: Sequence[dict[str, Any]], title: str, *, width: int = 640,
+                       height: int = 240) -> Markup:
+    """mu after each rated match (from the prior, at 0), with a band of one sigma either side
+    and the conservative rating (mu - 3 sigma) dashed.  ``history`` items have ``mu`` and ``sigma``."""
+    points = [{"mu": MU, "sigma": SIGMA}] + list(history)  # every bot starts from the prior
+    if len(points) > _MAX_POINTS:
+        stride = len(points) / _MAX_POINTS
+        points = [points[int(i * stride)] for i in range(_MAX_POINTS - 1)] + [points[-1]]
+    if not history:
+        return Markup('<p class="empty">No rated matches.</p>')
+    left, right, top, bottom = 44, 12, 24, 28
+    plot_w, plot_h = width - left - right, height - top - bottom
+    lows = [p["mu"] - 3 * p["sigma"] for p in points]
+    highs = [p["mu"] + p["sigma"] for p in points]
+    low, high = min(lows + [0.0]), max(highs + [50.0])
+    n = len(points)
+
+    def x(i: int) -> float:
+        return round(left + (plot_w * i / (n - 1) if n > 1 else plot_w / 2), 1)
+
+    def y(value: float) -> float:
+        return round(top + plot_h * (high - value) / (high - low), 1)
+
+    upper = " ".join(f"{x(i)},{y(p['mu'] + p['sigma'])}" for i, p in enumerate(points))
+    lower = " ".join(f"{x(i)},{y(p['mu'] - p['sigma'])}" for i, p in reversed(list(enumerate(points))))
+    mu = " ".join(f"{x(i)},{y(p['mu'])}" for i, p in enumerate(points))
+    cons = " ".join(f"{x(i)},{y(p['mu'] - 3 * p['sigma'])}" for i, p in enumerate(points))
+    grid = Markup("").join(
+        Markup('<line class="grid" x1="{}" x2="{}" y1="{}" y2="{}"/><text class="tick" x="{}" y="{}" '
+               'text-anchor="end">{}</text>').format(left, width - right, y(v), y(v), left - 4, y(v) + 4, f"{v:.0f}")
+        for v in _ticks(low, high))
+    last = points[-1]
+    return Markup(
+        '<svg class="chart history" role="img" width="{w}" height="{h}" viewBox="0 0 {w} {h}">'
+        '<title>{title}</title><text class="chart-title" x="{left}" y="16">{title}</text>{grid}'
+        '<polygon class="band" points="{upper} {lower}"/><polyline class="cons" points="{cons}"/>'
+        '<polyline class="mu" points="{mu}"/>'
+        '<text class="tick" x="{left}" y="{axis}">0</text>'
+        '<text class="tick" x="{xend}" y="{axis}" text-anchor="end">{count} matches</text>'
+        '<text class="legend" x="{xend}" y="16" text-anchor="end">mu {mu_last} sigma {sigma_last}</text></svg>'
+    ).format(w=width, h=height, title=title, left=left, grid=grid, upper=upper, lower=lower, cons=cons, mu=mu,
+             axis=height - 8, xend=width - right, count=len(history), mu_last=f"{last['mu']:.2f}",
+             sigma_last=f"{last['sigma']:.2f}")

@@ -1,0 +1,193 @@
+"""Database rows as plain JSON-able dicts: what the API returns and the pages render.
+
+Every function reads only.  Text that came from bots (names, versions, authors, comments)
+is passed through unchanged: escaping is the job of the templates (autoescape) and the
+renderers, never of the data.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from arena.queries import bot_labels, h2h_matrix, rating_json
+from arena.ratings import rating_history
+from arena.storage import BotRow, Database, MatchRow, NotFoundError, TournamentRow
+from arena.web.store import ReadOnlyStore
+from referee.games import game_names
+
+STATUSES = ("pending", "done", "failed")
+PER_PAGE = 50
+
+
+class NotFound(LookupError):
+    """Nothing at that address (a 404)."""
+
+
+class BadRequest(ValueError):
+    """A query parameter that cannot be read (a 400)."""
+
+
+def bot_json(bot: BotRow) -> dict[str, Any]:
+    return {"id": bot.id, "name": bot.name, "version": bot.version, "label": bot.label, "author": bot.author,
+            "language": bot.language}
+
+
+# --- games and ratings -----------------------------------------------------------------------------------
+def games(db: Database) -> list[dict[str, Any]]:
+    """Every (game, variant) with a played match, with its counts; then engines with none."""
+    rows = db.conn.execute("SELECT game, variant, COUNT(*) FROM matches WHERE status = 'done'"
+                           " GROUP BY game, variant ORDER BY game, variant").fetchall()
+    played = [{"game": r[0], "variant": r[1], "matches": r[2]} for r in rows]
+    seen = {r["game"] for r in played}
+    return played + [{"game": name, "variant": None, "matches": 0} for name in game_names() if name not in seen]
+
+
+def ratings(store: ReadOnlyStore, db: Database, game: str, variant: str) -> list[dict[str, Any]]:
+    """The rating table as ``arena ratings --format json`` prints it, plus bot id and language."""
+    rows = store.table(db, game, variant)
+    return [dict(rating_json(r), bot_id=r.bot_id, language=r.language) for r in rows]
+
+
+def head_to_head(db: Database, game: str, variant: str) -> dict[str, Any]:
+    matrix = h2h_matrix(db, game, variant)
+    return {"bots": [bot_json(b) for b in matrix.bots],
+            "cells": [{"bot": a, "opponent": b, "matches": n, "result": round(result, 4)}
+                      for (a, b), (n, result) in sorted(matrix.cells.items())]}
+
+
+def bot(store: ReadOnlyStore, db: Database, bot_id: int) -> dict[str, Any]:
+    """A bot, with its rating and rating history in every game it played."""
+    try:
+        row = db.bot(bot_id)
+    except NotFoundError:
+        raise NotFound(f"no bot {bot_id}") from None
+    played = db.conn.execute("SELECT DISTINCT m.game, m.variant FROM match_seats s JOIN matches m"
+                             " ON m.id = s.match_id WHERE s.bot_id = ? AND m.status = 'done'"
+                             " ORDER BY m.game, m.variant", (bot_id,)).fetchall()
+    result = []
+    for game, variant in played:
+        plan = store.ratings(db, game, variant)
+        mine = next((r for r in store.table(db, game, variant) if r.bot_id == bot_id), None)
+        history = rating_history(db, game, variant, bot_id, plan)
+        result.append({"game": game, "variant": variant,
+                       "rating": None if mine is None else rating_json(mine),
+                       "history": [{"match": m, "mu": round(mu, 4), "sigma": round(sigma, 4)}
+                                   for m, mu, sigma in history]})
+    return {"bot": bot_json(row), "games": result}
+
+
+# --- tournaments -----------------------------------------------------------------------------------------
+def _tournament_json(db: Database, t: TournamentRow) -> dict[str, Any]:
+    counts = db.match_counts(t.id)
+    return {"id": t.id, "name": t.name, "game": t.game, "variant": t.variant, "format": t.options.get("format", t.format),
+            "status": t.status, "created_at": t.created_at, "finished_at": t.finished_at,
+            "progress": {**counts, "total": sum(counts.values())}}
+
+
+def tournaments(db: Database) -> list[dict[str, Any]]:
+    return [_tournament_json(db, t) for t in reversed(db.tournaments())]
+
+
+def tournament(db: Database, tid: int) -> dict[str, Any]:
+    """A tournament's settings, entrants, progress and latest finished matches."""
+    try:
+        t = db.tournament(tid)
+    except NotFoundError:
+        raise NotFound(f"no tournament {tid}") from None
+    data = _tournament_json(db, t)
+    labels = bot_labels(db)
+    data.update(settings=t.settings, table_size=t.table_size, rounds=t.rounds, duplicate=t.duplicate, seed=t.seed,
+                time_control=t.time_control, keep_alive=bool(t.options.get("keep_alive")),
+                entrants=[bot_json(b) for b in db.tournament_bots(tid)],
+                latest=[match_json(m, labels) for m in db.matches(tournament_id=tid, status="done", limit=10,
+                                                                  newest_first=True)])
+    return data
+
+
+# --- matches ---------------------------------------------------------------------------------------------
+def match_json(match: MatchRow, labels: dict[int, str]) -> dict[str, Any]:
+    seats = []
+    for seat, bot_id in enumerate(match.bot_ids):
+        seats.append({"seat": seat, "bot_id": bot_id, "bot": labels.get(bot_id, f"bot {bot_id}"),
+                      "score": match.scores[seat] if match.scores else None,
+                      "rank": match.ranking[seat] + 1 if match.ranking else None,
+                      "faults": match.faults[seat] if match.faults else 0,
+                      "forfeited": bool(match.forfeited and seat in match.forfeited)})
+    return {"id": match.id, "tournament_id": match.tournament_id, "game": match.game, "variant": match.variant,
+            "round": match.round, "deal": match.deal, "rotation": match.rotation, "seed": match.seed,
+            "settings": match.settings, "status": match.status, "termination": match.termination,
+            "reason": match.reason, "duration_s": match.duration_s, "finished_at": match.finished_at,
+            "faults": sum(match.faults or ()), "seats": seats}
+
+
+@dataclass(frozen=True)
+class MatchFilter:
+    """The match list's filters, read from query parameters."""
+
+    game: str | None = None
+    variant: str | None = None
+    bot: int | None = None
+    status: str | None = None
+    faults: bool | None = None
+    tournament: int | None = None
+    page: int = 1
+
+    @classmethod
+    def parse(cls, params: Any) -> MatchFilter:
+        """From a mapping of query parameters; empty values mean "any".
+
+        :raises BadRequest: for a value that is not a number, status or yes/no.
+        """
+        def number(name: str, minimum: int = 1) -> int | None:
+            text = params.get(name) or ""
+            if not text:
+                return None
+            if not text.isdigit() or int(text) < minimum:
+                raise BadRequest(f"{name} must be a whole number of at least {minimum}")
+            return int(text)
+
+        status = params.get("status") or None
+        if status is not None and status not in STATUSES:
+            raise BadRequest(f"status must be one of {', '.join(STATUSES)}")
+        faults_text = params.get("faults") or ""
+        if faults_text not in ("", "yes", "no"):
+            raise BadRequest("faults must be yes or no")
+        return cls(game=params.get("game") or None, variant=params.get("variant") or None, bot=number("bot"),
+                   status=status, faults={"": None, "yes": True, "no": False}[faults_text],
+                   tournament=number("tournament"), page=number("page") or 1)
+
+    def query(self, **changes: Any) -> dict[str, str]:
+        """These filters (with ``changes``) as query parameters, for links."""
+        values = {"game": self.game, "variant": self.variant, "bot": self.bot, "status": self.status,
+                  "faults": None if self.faults is None else "yes" if self.faults else "no",
+                  "tournament": self.tournament, "page": self.page if self.page != 1 else None}
+        values.update(changes)
+        return {k: str(v) for k, v in values.items() if v is not None}
+
+
+def matches(db: Database, where: MatchFilter, per_page: int = PER_PAGE) -> dict[str, Any]:
+    """One page of matches, newest first, with the total for paging."""
+    filters = {"tournament_id": where.tournament, "game": where.game, "variant": where.variant,
+               "bot_id": where.bot, "status": where.status, "faults": where.faults}
+    total = db.count_matches(**filters)
+    rows = db.matches(**filters, limit=per_page, offset=(where.page - 1) * per_page, newest_first=True)
+    labels = bot_labels(db)
+    return {"total": total, "page": where.page, "per_page": per_page, "pages": max(1, -(-total // per_page)),
+            "matches": [match_json(m, labels) for m in rows]}
+
+
+def match(db: Database, match_id: int) -> dict[str, Any]:
+    """A match with its full record: moves (comments, times, statuses) and faults."""
+    try:
+        row = db.match(match_id)
+        record = db.match_record(match_id)
+    except NotFoundError:
+        raise NotFound(f"no match {match_id}") from None
+    data = match_json(row, bot_labels(db))
+    data["record"] = None if record is None else {
+        "players": record.players, "termination": record.termination, "reason": record.reason,
+        "scores": record.scores, "ranking": record.ranking, "duration_s": record.duration_s,
+        "bank_used": record.bank_used, "time_control": record.time_control,
+        "moves": [m.to_json() for m in record.moves], "faults": [f.to_json() for f in record.faults]}
+    return data

@@ -1,0 +1,103 @@
+"""The HTML pages: games and their leaderboards, bots, head-to-head, tournaments, matches and
+the replay viewer.  Every template autoescapes; bot-supplied text is never marked safe."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+from starlette.templating import Jinja2Templates
+
+from arena.web import data
+from arena.web.charts import rating_history_svg
+from arena.web.store import ReadOnlyStore
+
+
+def _render(request: Request, name: str, context: dict[str, Any]) -> Response:
+    templates: Jinja2Templates = request.app.state.templates
+    return templates.TemplateResponse(request, name, context)
+
+
+def _store(request: Request) -> ReadOnlyStore:
+    store: ReadOnlyStore = request.app.state.store
+    return store
+
+
+def index(request: Request) -> Response:
+    store = _store(request)
+    with store.connect() as db:
+        games = data.games(db)
+        tables = [(g, data.ratings(store, db, g["game"], g["variant"])) for g in games if g["variant"]]
+        unplayed = [g["game"] for g in games if not g["variant"]]
+        tournaments = data.tournaments(db)[:5]
+    return _render(request, "index.html", {"tables": tables, "unplayed": unplayed, "tournaments": tournaments})
+
+
+def game(request: Request) -> Response:
+    store = _store(request)
+    name, variant = request.path_params["game"], request.path_params["variant"]
+    with store.connect() as db:
+        rows = data.ratings(store, db, name, variant)
+    if not rows:
+        raise data.NotFound(f"no played {name} ({variant}) matches")
+    return _render(request, "game.html", {"game": name, "variant": variant, "rows": rows})
+
+
+def h2h(request: Request) -> Response:
+    name, variant = request.path_params["game"], request.path_params["variant"]
+    with _store(request).connect() as db:
+        matrix = data.head_to_head(db, name, variant)
+    if not matrix["bots"]:
+        raise data.NotFound(f"no played {name} ({variant}) matches")
+    cells = {(c["bot"], c["opponent"]): c for c in matrix["cells"]}
+    return _render(request, "h2h.html", {"game": name, "variant": variant, "bots": matrix["bots"], "cells": cells})
+
+
+def bot(request: Request) -> Response:
+    store = _store(request)
+    with store.connect() as db:
+        info = data.bot(store, db, request.path_params["bot_id"])
+    for entry in info["games"]:
+        entry["chart"] = rating_history_svg(entry["history"], f"{entry['game']} ({entry['variant']}): "
+                                                              f"{info['bot']['label']}")
+    return _render(request, "bot.html", info)
+
+
+def tournaments(request: Request) -> Response:
+    with _store(request).connect() as db:
+        return _render(request, "tournaments.html", {"tournaments": data.tournaments(db)})
+
+
+def tournament(request: Request) -> Response:
+    with _store(request).connect() as db:
+        return _render(request, "tournament.html", {"t": data.tournament(db, request.path_params["tid"])})
+
+
+def matches(request: Request) -> Response:
+    where = data.MatchFilter.parse(request.query_params)
+    with _store(request).connect() as db:
+        page = data.matches(db, where)
+        bots = [data.bot_json(b) for b in db.bots()]
+        games = sorted({g["game"] for g in data.games(db)})
+    return _render(request, "matches.html", {"page": page, "where": where, "bots": bots, "games": games,
+                                             "statuses": data.STATUSES})
+
+
+def match(request: Request) -> Response:
+    with _store(request).connect() as db:
+        info = data.match(db, request.path_params["match_id"])
+    return _render(request, "match.html", {"m": info})
+
+
+routes = [
+    Route("/", index, name="index"),
+    Route("/games/{game}/{variant}", game, name="game"),
+    Route("/games/{game}/{variant}/h2h", h2h, name="h2h"),
+    Route("/bots/{bot_id:int}", bot, name="bot"),
+    Route("/tournaments", tournaments, name="tournaments"),
+    Route("/tournaments/{tid:int}", tournament, name="tournament"),
+    Route("/matches", matches, name="matches"),
+    Route("/matches/{match_id:int}", match, name="match"),
+]

@@ -1,0 +1,57 @@
+"""Yahtzee and Yams: the dice of the seat to play and every seat's score card.
+
+Yahtzee hides nothing, so a seat's view and the full table are the same drawing.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+
+from markupsafe import Markup, escape
+
+from arena.web.renderers import RenderContext
+from arena.web.renderers.draw import dice_row
+from referee.games.base import TERMINAL
+from referee.games.yahtzee import YahtzeeObservation
+
+
+def _name(ctx: RenderContext, seat: int) -> str:
+    return ctx.players[seat] if seat < len(ctx.players) else f"seat {seat}"
+
+
+@functools.lru_cache(maxsize=1024)
+def _escaped(text: str) -> str:
+    """Escaped once, not once per step: a replay draws the same names and boxes 200 times."""
+    return str(escape(text))
+
+
+def render_seat(obs: YahtzeeObservation, ctx: RenderContext) -> Markup:
+    if obs.current_player == TERMINAL:
+        status = Markup('<p class="status">Game over after {} rounds.</p>').format(obs.rounds)
+        dice = Markup("")
+    else:
+        status = Markup('<p class="status">Round {}/{}: <b>{}</b> (seat {}) to play, {} reroll(s) left.</p>').format(
+            obs.round, obs.rounds, _name(ctx, obs.current_player), obs.current_player, obs.rerolls_left)
+        dice = dice_row(obs.dice)
+    seats = range(len(obs.cards))
+    # f-strings and escape(), not Markup.format: a replay draws hundreds of these cards.
+    head = "".join(f'<th class="{"to-play" if s == obs.current_player else ""}" scope="col">'
+                   f'{_escaped(_name(ctx, s))}<br><small>seat {s}</small></th>' for s in seats)
+    body = ""
+    for index, box in enumerate(obs.boxes):
+        cells = "".join('<td class="empty"></td>' if obs.cards[s][index] is None
+                        else f'<td class="filled">{int(obs.cards[s][index] or 0)}</td>' for s in seats)
+        body += f'<tr><th scope="row">{_escaped(box.replace("_", " "))}</th>{cells}</tr>'
+    bonus = "".join(f"<td>{obs.yahtzee_bonus[s] or ''}</td>" for s in seats)
+    totals = "".join(f'<td class="total" data-seat="{s}">{int(obs.totals[s])}</td>' for s in seats)
+    head, body, bonus, totals = Markup(head), Markup(body), Markup(bonus), Markup(totals)
+    return Markup('<div class="yahtzee">{}{}<table class="scorecard"><thead><tr><th></th>{}</tr></thead>'
+                  '<tbody>{}<tr class="bonus"><th scope="row">yahtzee bonus</th>{}</tr>'
+                  '<tr class="totals"><th scope="row">total</th>{}</tr></tbody></table></div>').format(
+        status, dice, head, body, bonus, totals)
+
+
+def render_table(observations: Sequence[YahtzeeObservation], ctx: RenderContext) -> Markup:
+    """Nothing is hidden in Yahtzee: the full table is any seat's view, drawn once."""
+    return render_seat(observations[0], ctx)

@@ -1,0 +1,136 @@
+"""The replay viewer's data: a stored match re-simulated through the engine, step by step.
+
+:func:`referee.replay.replay` applies the recorded decisions from the recorded seed (and
+checks them), so every step shows what the referee decided, not what the record claims.
+Step ``n`` is the state after the first ``n`` moves.  For a seat, a step carries exactly
+``State.observe(seat)`` and the events that seat may see; for the full table, every seat's
+observation and every event (private ones marked with who saw them).  Each step also
+carries the game renderer's drawing (server-made HTML/SVG, every text escaped).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+from typing import Any
+
+from arena.queries import bot_labels
+from arena.storage import Database, NotFoundError
+from arena.web.data import BadRequest, NotFound
+from arena.web.renderers import RenderContext, render_seat, render_table, renderer_for
+from referee.games.base import SettingsError, State
+from referee.games.cards import Card
+from referee.replay import replay
+from referee.result import MatchRecord
+
+
+_SCALARS = frozenset({type(None), bool, int, float, str})
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def to_jsonable(value: Any) -> Any:
+    """An observation (dataclasses, tuples, cards, enums) as plain JSON values; cards as text."""
+    kind = type(value)
+    if kind in _SCALARS:
+        return value
+    if kind is tuple or kind is list:
+        return [v if type(v) in _SCALARS else to_jsonable(v) for v in value]
+    if kind is Card:
+        return str(value)
+    names = _FIELDS.get(kind)
+    if names is None and dataclasses.is_dataclass(value) and not isinstance(value, type):
+        names = _FIELDS[kind] = tuple(f.name for f in dataclasses.fields(value))
+    if names is not None:
+        return {name: to_jsonable(getattr(value, name)) for name in names}
+    if isinstance(value, enum.Enum):
+        return value.value
+    if isinstance(value, (frozenset, set)):
+        return sorted(to_jsonable(v) for v in value)
+    if isinstance(value, (list, tuple)):
+        return [to_jsonable(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): to_jsonable(v) for k, v in value.items()}
+    return str(value)
+
+
+def parse_view(text: str | None, num_players: int) -> int | None:
+    """``"table"`` (or nothing) is the full table, ``None``; a seat number is that seat.
+
+    :raises BadRequest: for anything else.
+    """
+    if text in (None, "", "table"):
+        return None
+    if not text.isdigit() or int(text) >= num_players:
+        raise BadRequest(f"view must be 'table' or a seat from 0 to {num_players - 1}")
+    return int(text)
+
+
+def replay_steps(record: MatchRecord, seat: int | None, players: list[str] | None = None) -> dict[str, Any]:
+    """Every step of ``record`` seen from ``seat`` (``None``: the full table)."""
+    players = players or list(record.players)
+    renderer = renderer_for(record.game)
+    ctx = RenderContext(tuple(players), seat)
+    faults: dict[int, list[dict[str, Any]]] = {}
+    for fault in record.faults:
+        if fault.decision is not None:
+            faults.setdefault(fault.decision, []).append(fault.to_json())
+    steps: list[dict[str, Any]] = []
+    seen = [0]
+
+    def on_state(number: int, state: State[Any, Any]) -> None:
+        new = state.events[seen[0]:]
+        seen[0] = len(state.events)
+        if seat is None:
+            events = [{"seat": e.seat, "text": e.text,
+                       "visible_to": None if e.visible_to is None else sorted(e.visible_to)} for e in new]
+            observations = [state.observe(s) for s in range(record.num_players)]
+            view: Any = [to_jsonable(o) for o in observations]
+            html = render_table(renderer, observations, ctx)
+        else:
+            events = [{"seat": e.seat, "text": e.text} for e in new if e.visible(seat)]
+            observation = state.observe(seat)
+            view = to_jsonable(observation)
+            html = render_seat(renderer, observation, ctx)
+        step: dict[str, Any] = {"step": number, "to_play": state.current_player(), "events": events,
+                                "observation": view, "html": str(html), "move": None, "outcome": None}
+        if number:
+            move = record.moves[number - 1]
+            step["move"] = {"number": number - 1, "seat": move.seat, "player": players[move.seat],
+                            "index": move.index, "action": move.action, "status": move.status.value,
+                            "elapsed_ms": move.elapsed_ms, "comment": move.comment,
+                            "faults": faults.get(number - 1, [])}
+        if state.is_terminal():
+            outcome = state.outcome()
+            step["outcome"] = {"scores": list(outcome.scores), "ranking": list(outcome.ranking),
+                               "detail": outcome.detail}
+        steps.append(step)
+
+    try:
+        report = replay(record, on_state)
+        problems = report.problems
+    except SettingsError as error:
+        problems = [str(error)]
+    return {"game": record.game, "variant": record.variant, "seat": seat, "players": players,
+            "renderer": renderer.__name__.rsplit(".", 1)[-1], "problems": problems,
+            "faults": [f.to_json() for f in record.faults if f.decision is None],
+            "scores": record.scores, "ranking": record.ranking, "steps": steps}
+
+
+def match_replay(db: Database, match_id: int, view: str | None) -> dict[str, Any]:
+    """The replay of a stored match (its players labelled as in the database).
+
+    :raises NotFound: for an unknown match or one that has no record yet.
+    :raises BadRequest: for a view that is neither ``table`` nor a seat.
+    """
+    try:
+        match = db.match(match_id)
+        record = db.match_record(match_id)
+    except NotFoundError:
+        raise NotFound(f"no match {match_id}") from None
+    if record is None:
+        raise NotFound(f"match {match_id} has no record ({match.status})")
+    labels = bot_labels(db)
+    players = [labels.get(bot, name) for bot, name in zip(match.bot_ids, record.players)]
+    return dict(replay_steps(record, parse_view(view, record.num_players), players), match_id=match_id,
+                status=match.status)
+

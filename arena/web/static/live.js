@@ -1,0 +1,58 @@
+// A tournament page that follows its progress: polls the JSON API every second while the
+// tournament runs, and updates the counts, bar, status and latest matches in place.
+(function () {
+  "use strict";
+  var root = document.getElementById("progress");
+  if (!root) return;
+  var api = root.getAttribute("data-api");
+  var live = document.getElementById("live");
+
+  function set(id, value) { document.getElementById(id).textContent = String(value); }
+
+  function latestRows(matches) {
+    var tbody = document.querySelector("#latest tbody");
+    if (!tbody) return;
+    tbody.textContent = "";
+    matches.forEach(function (m) {
+      var tr = document.createElement("tr");
+      tr.className = "status-" + m.status + (m.faults ? " has-faults" : "");
+      var idCell = document.createElement("td");
+      var link = document.createElement("a");
+      link.href = "/matches/" + encodeURIComponent(m.id);
+      link.textContent = String(m.id);
+      idCell.appendChild(link);
+      tr.appendChild(idCell);
+      var cells = [m.tournament_id || "", m.game + " (" + m.variant + ")",
+        m.seats.map(function (s) { return s.bot + (s.rank ? " #" + s.rank : ""); }).join(", "),
+        m.status, m.seats.map(function (s) { return s.score === null ? "" : String(s.score); }).join(" · "),
+        m.reason || ""];
+      cells.forEach(function (text) {
+        var td = document.createElement("td");
+        td.textContent = String(text);
+        tr.appendChild(td);
+      });
+      tbody.appendChild(tr);
+    });
+  }
+
+  function poll() {
+    fetch(api, {cache: "no-store"}).then(function (r) { return r.json(); }).then(function (t) {
+      var p = t.progress;
+      set("done", p.done); set("total", p.total); set("failed", p.failed); set("pending", p.pending);
+      set("status", t.status);
+      root.setAttribute("data-status", t.status);
+      root.querySelector(".fill").style.width = (p.total ? 100 * p.done / p.total : 0) + "%";
+      latestRows(t.latest);
+      var finished = t.status === "finished";
+      var running = t.status === "running" || t.status === "created";
+      live.textContent = finished ? "" : "(live)";
+      // An interrupted or incomplete tournament may be resumed: keep watching, less often.
+      if (!finished) setTimeout(poll, running ? 1000 : 5000);
+    }).catch(function () {
+      live.textContent = "(connection lost; retrying)";
+      setTimeout(poll, 3000);
+    });
+  }
+
+  if (root.getAttribute("data-status") !== "finished") poll();
+})();

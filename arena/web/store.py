@@ -1,0 +1,106 @@
+"""The web server's only access to the database: read-only connections and cached ratings.
+
+Connections are opened with SQLite's ``mode=ro`` (:class:`arena.storage.Database`), so the
+server cannot write even by mistake, and WAL lets it read while a tournament writes.
+Request handlers run in a thread pool; each borrows an idle connection for its request.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Hashable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from arena.queries import current_table, rating_signature
+from arena.ratings import RatingPlan, RatingRow, plan_ratings
+from arena.storage import Database
+
+_CACHED_PLANS = 32
+_CACHED_REPLAYS = 32
+"""A 200-step replay is about 1 MB of JSON: at most this many are kept."""
+
+
+class LruCache:
+    """A small thread-safe least-recently-used map."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._items: OrderedDict[Hashable, Any] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: Hashable) -> Any:
+        with self._lock:
+            value = self._items.get(key)
+            if value is not None:
+                self._items.move_to_end(key)
+            return value
+
+    def put(self, key: Hashable, value: Any) -> None:
+        with self._lock:
+            self._items[key] = value
+            self._items.move_to_end(key)
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+
+
+class ReadOnlyStore:
+    """Pooled read-only connections to one database file.
+
+    :raises StorageError: at construction, if the file is missing or not an arena database.
+    """
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        first = Database(self.path, readonly=True)
+        self._lock = threading.Lock()
+        self._idle = [first]
+        self._all = [first]
+        self._plans = LruCache(_CACHED_PLANS)
+        self.replays = LruCache(_CACHED_REPLAYS)
+        """Encoded replays of played matches by ``(match id, view)``: a played match never changes."""
+
+    @contextmanager
+    def connect(self) -> Iterator[Database]:
+        """A connection for the length of one request."""
+        with self._lock:
+            db = self._idle.pop() if self._idle else None
+        if db is None:
+            db = Database(self.path, readonly=True)
+            with self._lock:
+                self._all.append(db)
+        try:
+            yield db
+        finally:
+            with self._lock:
+                self._idle.append(db)
+
+    def ratings(self, db: Database, game: str, variant: str) -> RatingPlan:
+        """The up-to-date ratings of a game, recomputed only when a match was played since.
+
+        Results only grow (a played match never changes), so the count and largest id of
+        the played matches identify the ratings.
+        """
+        return self._cached(db, game, variant)[0]
+
+    def table(self, db: Database, game: str, variant: str) -> list[RatingRow]:
+        """The up-to-date rating table (statistics included), cached like :meth:`ratings`."""
+        return self._cached(db, game, variant)[1]
+
+    def _cached(self, db: Database, game: str, variant: str) -> tuple[RatingPlan, list[RatingRow]]:
+        key = (game, variant, *rating_signature(db, game, variant))
+        found: tuple[RatingPlan, list[RatingRow]] | None = self._plans.get(key)
+        if found is None:
+            plan = plan_ratings(db, game, variant)
+            found = (plan, current_table(db, game, variant, plan))
+            self._plans.put(key, found)
+        return found
+
+    def close(self) -> None:
+        with self._lock:
+            for db in self._all:
+                db.close()
+            self._all.clear()
+            self._idle.clear()

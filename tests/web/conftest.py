@@ -1,0 +1,136 @@
+"""Fixtures for the web tests: a database from real short tournaments, the server on a free
+loopback port, and Debian's Chromium driven by Playwright (never a downloaded browser)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+SAMPLE_BOTS = ROOT / "sample_bots" / "python"
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+XSS_NAME = "<script>alert(1)</script>"
+XSS_VERSION = "<i>1</i>"
+XSS_AUTHOR = '<b onmouseover="alert(3)">author</b>'
+XSS_TOURNAMENT = "<script>alert(4)</script> cup"
+
+
+def arena(*args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
+    """Run the real ``arena`` CLI in a subprocess."""
+    result = subprocess.run([sys.executable, "-m", "arena.cli", *args], capture_output=True, text=True, cwd=ROOT,
+                            timeout=300)
+    if check and result.returncode != 0:
+        raise AssertionError(f"arena {' '.join(args)} failed:\n{result.stdout}\n{result.stderr}")
+    return result
+
+
+def write_commenter(folder: Path) -> Path:
+    """The HTML-named bot whose every move carries an HTML comment (readable by the sandbox's user)."""
+    folder.mkdir(parents=True)
+    folder.chmod(0o755)
+    shutil.copy(Path(__file__).with_name("commenter_bot.py"), folder / "bot.py")
+    (folder / "bot.toml").write_text(
+        f"name = '{XSS_NAME}'\nversion = '{XSS_VERSION}'\nauthor = '{XSS_AUTHOR}'\nlanguage = 'python'\n"
+        "command = ['{python}', 'bot.py']\ngames = ['*']\n", encoding="utf-8")
+    return folder
+
+
+@pytest.fixture(scope="session")
+def played_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A database with a real Yahtzee tournament (3 bots, tables of 2) and a real Gin Rummy one."""
+    folder = tmp_path_factory.mktemp("web-db")
+    xss = write_commenter(folder / "xss_bot")
+    db = folder / "arena.db"
+    common = ["--rounds", "1", "--workers", "1", "--keep-alive", "--quiet", "--db", str(db)]
+    arena("tournament", "run", "--game", "yahtzee", "--bot", str(SAMPLE_BOTS / "yahtzee_heuristic"),
+          "--bot", str(SAMPLE_BOTS / "random_bot"), "--bot", str(xss), "--table-size", "2", "--seed", "3", *common)
+    arena("tournament", "run", "--game", "gin_rummy", "--bot", str(SAMPLE_BOTS / "gin_heuristic"), "--bot", str(xss),
+          "--seed", "4", "--name", XSS_TOURNAMENT, *common)
+    return db
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+class Server:
+    """The real app under uvicorn in a thread, on a free loopback port."""
+
+    def __init__(self, db: Path) -> None:
+        import uvicorn
+
+        from arena.web import create_app
+
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.server = uvicorn.Server(uvicorn.Config(create_app(db), host="127.0.0.1", port=self.port,
+                                                    log_level="warning"))
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+
+    def __enter__(self) -> Server:
+        self.thread.start()
+        deadline = time.monotonic() + 20
+        while not self.server.started:
+            if time.monotonic() > deadline or not self.thread.is_alive():
+                raise RuntimeError("the web server did not start")
+            time.sleep(0.05)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.server.should_exit = True
+        self.thread.join(10)
+
+
+@pytest.fixture(scope="module")
+def server(played_db: Path) -> Iterator[Server]:
+    with Server(played_db) as running:
+        yield running
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[object]:
+    """Headless Debian Chromium (``./dev`` and ``.ci/run`` install it)."""
+    if not CHROMIUM.exists():
+        pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium (./dev test does)")
+    from playwright.sync_api import sync_playwright
+
+    os.environ.setdefault("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+@pytest.fixture
+def page(browser: object) -> Iterator[object]:
+    """A fresh page that records every JavaScript dialog (there must be none) and page error."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})  # type: ignore[attr-defined]
+    page = context.new_page()
+    page.dialogs = []
+    page.errors = []
+
+    def on_dialog(dialog: object) -> None:
+        page.dialogs.append(dialog.message)  # type: ignore[attr-defined]
+        dialog.dismiss()  # type: ignore[attr-defined]
+
+    page.on("dialog", on_dialog)
+    page.on("pageerror", lambda error: page.errors.append(str(error)))
+    try:
+        yield page
+    finally:
+        context.close()

@@ -1,0 +1,233 @@
+"""The web app without a browser: read-only access, the API, filters and paging, replays
+through the engine, renderers and escaping, and the `arena serve` CLI's errors."""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import sqlite3
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from markupsafe import Markup
+from starlette.testclient import TestClient
+
+from arena.cli import main
+from arena.ratings import rating_table, update_ratings
+from arena.storage import Database
+from arena.web import create_app
+from arena.web.renderers import RenderContext, render_seat, renderer_for
+from arena.web.replay import replay_steps, to_jsonable
+from referee.games import game_names, make_game
+from referee.replay import replay
+from referee.result import Fault, FaultKind, MatchRecord, Move
+
+from tournament.helpers import record, tournament_db
+from .conftest import XSS_NAME
+
+
+@pytest.fixture(scope="module")
+def client(played_db):
+    with TestClient(create_app(played_db)) as test_client:
+        yield test_client
+
+
+def digest(path: Path) -> dict[str, str]:
+    """The database file and its write-ahead log, if it holds anything (a reader may create an
+    empty one; the shared-memory index is not data)."""
+    return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(path.parent.glob(path.name + "*"))
+            if not p.name.endswith("-shm") and p.stat().st_size}
+
+
+def test_the_store_cannot_write(played_db):
+    with Database(played_db, readonly=True) as db:
+        with pytest.raises(sqlite3.OperationalError, match="readonly|read-only"):
+            db.conn.execute("DELETE FROM bots")
+
+
+def test_browsing_every_page_changes_nothing_in_the_database(played_db, tmp_path):
+    copy = tmp_path / "copy.db"
+    source = sqlite3.connect(played_db)
+    source.execute("VACUUM INTO ?", (str(copy),))
+    source.close()
+    conn = sqlite3.connect(copy)  # no rating table stored yet: the server must compute it, not store it
+    with conn:
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("DELETE FROM ratings")
+        conn.execute("DELETE FROM rating_history")
+        conn.execute("DELETE FROM rating_state")
+    conn.close()
+    before = digest(copy)
+    with TestClient(create_app(copy)) as client:
+        for url in ["/", "/games/yahtzee/yahtzee", "/games/yahtzee/yahtzee/h2h", "/bots/1", "/tournaments",
+                    "/tournaments/1", "/matches", "/matches/1", "/api/games", "/api/games/yahtzee/yahtzee/ratings",
+                    "/api/bots/1", "/api/matches/1/replay?view=0"]:
+            assert client.get(url).status_code == 200, url
+    assert digest(copy) == before
+
+
+def test_ratings_are_computed_without_a_stored_table(tmp_path):
+    """While a tournament runs the stored table is stale; the API computes what `arena ratings` would store."""
+    db, tid, bots = tournament_db(tmp_path / "r.db", 3, [(0, 1), (1, 2), (2, 0), (0, 1)])
+    for match, ranking in zip(db.matches(tournament_id=tid), [(0, 1), (1, 0), (0, 1), (1, 0)]):
+        db.store_result(match.id, record(match.id, ranking))
+    with TestClient(create_app(tmp_path / "r.db")) as client:
+        api = client.get("/api/games/yahtzee/yahtzee/ratings").json()
+    update_ratings(db, "yahtzee", "yahtzee")
+    stored = rating_table(db, "yahtzee", "yahtzee")
+    assert [(r["bot"], r["mu"], r["sigma"], r["matches"]) for r in api] == \
+        [(r.bot, round(r.mu, 4), round(r.sigma, 4), r.matches) for r in stored]
+    db.close()
+
+
+def test_match_filters_and_paging(client, played_db):
+    everything = client.get("/api/matches").json()
+    assert everything["total"] == 8 and len(everything["matches"]) == 8
+    assert [m["id"] for m in everything["matches"]] == sorted((m["id"] for m in everything["matches"]), reverse=True)
+    yahtzee = client.get("/api/matches", params={"game": "yahtzee"}).json()
+    assert yahtzee["total"] == 6 and {m["game"] for m in yahtzee["matches"]} == {"yahtzee"}
+    with Database(played_db, readonly=True) as db:
+        xss = next(b for b in db.bots() if b.name == XSS_NAME).id
+    mine = client.get("/api/matches", params={"bot": xss}).json()
+    assert mine["total"] == 6 and all(any(s["bot_id"] == xss for s in m["seats"]) for m in mine["matches"])
+    assert client.get("/api/matches", params={"faults": "yes"}).json()["total"] == 0
+    assert client.get("/api/matches", params={"faults": "no", "status": "done"}).json()["total"] == 8
+    assert client.get("/api/matches", params={"status": "pending"}).json()["total"] == 0
+    with Database(played_db, readonly=True) as db:
+        pages = [db.matches(newest_first=True, limit=3, offset=offset) for offset in (0, 3, 6)]
+    assert [m.id for page in pages for m in page] == [m["id"] for m in everything["matches"]]
+    second = client.get("/matches", params={"page": "2", "game": "yahtzee"})
+    assert second.status_code == 200 and "page 2 of 1" in second.text
+
+
+@pytest.mark.parametrize("url, status", [("/api/matches?status=won", 400), ("/api/matches?bot=x", 400),
+                                         ("/api/matches?faults=maybe", 400), ("/api/matches/999", 404),
+                                         ("/matches/999", 404), ("/api/matches/1/replay?view=7", 400),
+                                         ("/api/tournaments/99", 404), ("/games/chess/standard", 404)])
+def test_bad_requests_are_clear_errors(client, url, status):
+    response = client.get(url)
+    assert response.status_code == status
+    if url.startswith("/api/"):
+        assert response.json()["error"]
+    else:
+        assert "<h1>404</h1>" in response.text
+
+
+def test_security_headers(client):
+    headers = client.get("/").headers
+    assert "script-src 'self'" in headers["content-security-policy"]
+    assert headers["x-content-type-options"] == "nosniff"
+
+
+def test_api_escapes_nothing_and_pages_escape_everything(client):
+    api = client.get("/api/games/yahtzee/yahtzee/ratings").json()
+    assert XSS_NAME in [row["bot"] for row in api]  # the data is the data
+    for url in ["/", "/games/yahtzee/yahtzee", "/games/yahtzee/yahtzee/h2h", "/matches", "/bots/3"]:
+        html = client.get(url).text
+        assert "<script>alert" not in html and "&lt;script&gt;alert(1)&lt;/script&gt;" in html, url
+
+
+def test_replay_seat_view_is_exactly_the_observation(played_db):
+    with Database(played_db, readonly=True) as db:
+        match = db.matches(game="gin_rummy", status="done")[0]
+        rec = db.match_record(match.id)
+    assert rec is not None
+    view = replay_steps(rec, 1)
+    assert view["problems"] == [] and len(view["steps"]) == len(rec.moves) + 1
+    observations = []
+    replay(rec, lambda n, state: observations.append(state.observe(1)))
+    assert [step["observation"] for step in view["steps"]] == [to_jsonable(o) for o in observations]
+    private = [e for e in replay(rec).state.events if e.visible_to is not None]
+    shown = [e["text"] for s in view["steps"] for e in s["events"]]
+    assert any(e.visible_to == frozenset({1}) and e.text in shown for e in private)  # its own cards
+    assert not any(e.visible_to == frozenset({0}) and e.text in shown for e in private)  # never seat 0's
+    assert view["steps"][-1]["outcome"]["scores"] == rec.scores
+    assert [s["move"]["action"] for s in view["steps"][1:]] == [m.action for m in rec.moves]
+
+
+def test_replay_reports_a_record_that_disagrees_with_the_engine(played_db):
+    with Database(played_db, readonly=True) as db:
+        rec = db.match_record(db.matches(game="yahtzee", status="done")[0].id)
+    assert rec is not None
+    rec.moves[3] = type(rec.moves[3])(rec.moves[3].seat, rec.moves[3].index, "score chance 99")
+    view = replay_steps(rec, None)
+    assert len(view["steps"]) == 4 and "move 3" in view["problems"][0]
+
+
+def test_a_game_without_a_renderer_gets_the_generic_one():
+    assert renderer_for("yahtzee").__name__.endswith(".yahtzee")
+    assert renderer_for("no_such_game").__name__.endswith(".generic")
+    state = make_game("yahtzee").new_initial_state(1)
+    html = render_seat(renderer_for("no_such_game"), state.observe(0), RenderContext(("a", "b"), 0))
+    assert "round 1/13" in html and "<pre" in html
+
+
+def test_renderers_escape_player_names():
+    evil = '<script>alert("x")</script>'
+    for game in ("yahtzee", "gin_rummy", "no_such_game"):
+        real = "yahtzee" if game == "no_such_game" else game
+        state = make_game(real).new_initial_state(3)
+        html = render_seat(renderer_for(game), state.observe(0), RenderContext((evil, evil), 0))
+        assert isinstance(html, Markup) and "<script>" not in html
+        if game != "no_such_game":
+            assert "&lt;script&gt;" in html
+
+
+def test_serve_errors_are_one_line(tmp_path):
+    runner = CliRunner()
+    for path, text in [(tmp_path / "missing.db", "no arena database at"),
+                       (Path(__file__), "is not a usable arena database")]:
+        result = runner.invoke(main, ["serve", "--db", str(path), "--port", "8999"])
+        assert result.exit_code == 1 and result.output.count("\n") == 1 and text in result.output, result.output
+    other = tmp_path / "other.db"
+    sqlite3.connect(other).execute("CREATE TABLE t (x)").connection.close()
+    result = runner.invoke(main, ["serve", "--db", str(other)])
+    assert result.exit_code == 1 and "not an arena database" in result.output
+    empty = tmp_path / "empty.db"
+    empty.touch()
+    result = runner.invoke(main, ["serve", "--db", str(empty)])
+    assert result.exit_code == 1 and "no arena database at" in result.output
+
+
+def test_faults_filter_and_marks(tmp_path):
+    db, tid, bots = tournament_db(tmp_path / "f.db", 2, [(0, 1), (1, 0), (0, 1)])
+    ids = [m.id for m in db.matches(tournament_id=tid)]
+    timeout = Fault(1, FaultKind.TIMEOUT, "deadline 1.00 s exceeded", 0)
+    for match_id in ids:
+        db.store_result(match_id, record(match_id, (0, 1), faults=[timeout] if match_id == ids[1] else []))
+    db.close()
+    with TestClient(create_app(tmp_path / "f.db")) as client:
+        faulty = client.get("/api/matches", params={"faults": "yes"}).json()
+        assert [m["id"] for m in faulty["matches"]] == [ids[1]] and faulty["matches"][0]["seats"][1]["faults"] == 1
+        clean = client.get("/api/matches", params={"faults": "no"}).json()
+        assert sorted(m["id"] for m in clean["matches"]) == [ids[0], ids[2]]
+        page = client.get("/matches").text
+        assert page.count('class="status-done has-faults"') == 1 and "⚠1" in page
+        ratings = client.get("/api/games/yahtzee/yahtzee/ratings").json()
+        assert {r["bot"]: r["faults"] for r in ratings} == {"bot0": 1, "bot1": 0}  # seat 1 of (bot1, bot0)
+
+
+@pytest.mark.parametrize("game", game_names())
+def test_every_registered_game_replays_in_the_viewer(game):
+    """A new engine works at once (the generic renderer) and its seat views are its observations."""
+    cls = make_game(game)
+    rng = random.Random(7)
+    state = cls.new_initial_state(3)
+    moves = []
+    while not state.is_terminal() and len(moves) < 3000:
+        legal = state.legal_actions()
+        index = rng.randrange(len(legal))
+        moves.append(Move(state.current_player(), index, str(legal[index])))
+        state.apply(legal[index])
+    n = cls.num_players
+    rec = MatchRecord(match_id="1", game=game, variant=cls.variant, num_players=n, settings=dict(cls.settings),
+                      seed=3, players=[f"<b>p{i}</b>" for i in range(n)], moves=moves)
+    for seat in (None, 0):
+        view = replay_steps(rec, seat)
+        assert len(view["steps"]) == len(moves) + 1
+        assert not [p for p in view["problems"] if p.startswith("move")]
+        assert "<b>p0</b>" not in "".join(step["html"] for step in view["steps"][:3])
+    if state.is_terminal():
+        assert view["steps"][-1]["outcome"]["scores"] == list(state.outcome().scores)
+    assert view["steps"][-1]["observation"] == to_jsonable(state.observe(0))
