@@ -157,6 +157,8 @@ def cpu_costs(path: Path, cases: list[tuple[str, str]], longs: list[tuple[int, i
         rows = [(name, [cost(url) for _ in range(requests)]) for name, url in cases]
         for view in ("0", "table"):
             label = f"replay ~200 steps, {'seat' if view == '0' else 'table'} view"
+            rows.append((label + ", first page", [cost(f"/api/matches/{m}/replay?view={view}&from=0&count=40")
+                                                  for m, _ in longs]))
             rows.append((label + ", first view", [cost(f"/api/matches/{m}/replay?view={view}") for m, _ in longs]))
             rows.append((label + ", again", [cost(f"/api/matches/{longs[0][0]}/replay?view={view}")
                                              for _ in range(requests)]))
@@ -209,6 +211,11 @@ def main() -> None:
                 print(f"{name:40} {median:10.1f} {p99:8.1f} {p99 / 100:9.2f} {size:9d}")
             for view in ("0", "table"):
                 name = f"replay ~200 steps, {'seat' if view == '0' else 'table'} view"
+                # What the viewer asks first: the first page of 40 steps, not cached yet.
+                cold = [timed(conn, f"/api/matches/{m}/replay?view={view}&from=0&count=40") for m, _ in longs]
+                cold.sort()
+                print(f"{name + ', first page':40} {statistics.median(cold):10.1f} {cold[-1]:8.1f} "
+                      f"{cold[-1] / 100:9.2f} {'':9}  (p99 = max of {len(cold)}; the viewer shows it at once)")
                 cold = [timed(conn, f"/api/matches/{m}/replay?view={view}") for m, _ in longs]
                 median, p99, size = measure(conn, f"/api/matches/{long_id}/replay?view={view}", args.requests)
                 cold.sort()

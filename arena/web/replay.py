@@ -65,8 +65,21 @@ def parse_view(text: str | None, num_players: int) -> int | None:
     return int(text)
 
 
-def replay_steps(record: MatchRecord, seat: int | None, players: list[str] | None = None) -> dict[str, Any]:
-    """Every step of ``record`` seen from ``seat`` (``None``: the full table)."""
+class _Enough(Exception):
+    """Raised from the replay's callback once the requested steps are drawn."""
+
+
+def replay_steps(record: MatchRecord, seat: int | None, players: list[str] | None = None, *, start: int = 0,
+                 count: int | None = None) -> dict[str, Any]:
+    """Steps ``start`` to ``start + count`` of ``record`` (all by default) seen from ``seat``
+    (``None``: the full table), and ``total_steps``.
+
+    Only the requested steps are observed and drawn, and the engine stops after the last of
+    them, so the viewer shows the first steps at once and fetches the rest while the reader
+    looks.  ``problems`` (where the record and the engine disagree) is complete on the page
+    that reaches the end of the match, and empty on earlier pages.
+    """
+    stop = None if count is None else start + count
     players = players or list(record.players)
     renderer = renderer_for(record.game)
     ctx = RenderContext(tuple(players), seat)
@@ -80,6 +93,10 @@ def replay_steps(record: MatchRecord, seat: int | None, players: list[str] | Non
     def on_state(number: int, state: State[Any, Any]) -> None:
         new = state.events[seen[0]:]
         seen[0] = len(state.events)
+        if stop is not None and number >= stop:
+            raise _Enough
+        if number < start:
+            return
         if seat is None:
             events = [{"seat": e.seat, "text": e.text,
                        "visible_to": None if e.visible_to is None else sorted(e.visible_to)} for e in new]
@@ -106,17 +123,20 @@ def replay_steps(record: MatchRecord, seat: int | None, players: list[str] | Non
         steps.append(step)
 
     try:
-        report = replay(record, on_state)
-        problems = report.problems
+        problems = replay(record, on_state).problems
+    except _Enough:
+        problems = []
     except SettingsError as error:
         problems = [str(error)]
     return {"game": record.game, "variant": record.variant, "seat": seat, "players": players,
             "renderer": renderer.__name__.rsplit(".", 1)[-1], "problems": problems,
             "faults": [f.to_json() for f in record.faults if f.decision is None],
-            "scores": record.scores, "ranking": record.ranking, "steps": steps}
+            "scores": record.scores, "ranking": record.ranking, "start": start, "total_steps": len(record.moves) + 1,
+            "steps": steps}
 
 
-def match_replay(db: Database, match_id: int, view: str | None) -> dict[str, Any]:
+def match_replay(db: Database, match_id: int, view: str | None, *, start: int = 0,
+                 count: int | None = None) -> dict[str, Any]:
     """The replay of a stored match (its players labelled as in the database).
 
     :raises NotFound: for an unknown match or one that has no record yet.
@@ -131,6 +151,6 @@ def match_replay(db: Database, match_id: int, view: str | None) -> dict[str, Any
         raise NotFound(f"match {match_id} has no record ({match.status})")
     labels = bot_labels(db)
     players = [labels.get(bot, name) for bot, name in zip(match.bot_ids, record.players)]
-    return dict(replay_steps(record, parse_view(view, record.num_players), players), match_id=match_id,
-                status=match.status)
+    return dict(replay_steps(record, parse_view(view, record.num_players), players, start=start, count=count),
+                match_id=match_id, status=match.status)
 

@@ -231,3 +231,18 @@ def test_every_registered_game_replays_in_the_viewer(game):
     if state.is_terminal():
         assert view["steps"][-1]["outcome"]["scores"] == list(state.outcome().scores)
     assert view["steps"][-1]["observation"] == to_jsonable(state.observe(0))
+
+
+def test_replay_pages_join_up_to_the_whole_replay(client, played_db) -> None:
+    """The viewer fetches 40 steps at a time: the pages, put together, are the whole replay."""
+    with Database(played_db, readonly=True) as db:
+        match_id = next(m.id for m in db.matches(status="done") if m.game == "gin_rummy")
+    whole = client.get(f"/api/matches/{match_id}/replay?view=0").json()
+    pages, start = [], 0
+    while start < whole["total_steps"]:
+        page = client.get(f"/api/matches/{match_id}/replay?view=0&from={start}&count=40").json()
+        assert page["total_steps"] == whole["total_steps"] and page["start"] == start
+        pages += page["steps"]
+        start += 40
+    assert pages == whole["steps"] and page["problems"] == whole["problems"] == []
+    assert client.get(f"/api/matches/{match_id}/replay?from=x").status_code == 400

@@ -29,17 +29,17 @@
     return text;
   }
 
-  function buildTimeline() {
-    timeline.textContent = "";
-    data.steps.forEach(function (step, i) {
+  function appendTimeline(from) {
+    data.steps.slice(from).forEach(function (step, k) {
       if (!step.move) return;
+      var i = from + k;
       var m = step.move;
       var li = el("li", "status-" + m.status + (m.faults.length ? " fault" : ""));
       li.value = m.number;
       li.appendChild(el("span", "action", "seat " + m.seat + ": " + m.action));
       li.appendChild(el("span", "ms", " " + m.elapsed_ms.toFixed(1) + " ms"));
       if (m.status !== "ok") li.appendChild(el("span", "badge", " " + m.status));
-      li.addEventListener("click", function () { show(i); });
+      li.addEventListener("click", function () { go(i); });
       timeline.appendChild(li);
     });
   }
@@ -48,9 +48,9 @@
     if (!data) return;
     index = Math.max(0, Math.min(data.steps.length - 1, i));
     var step = data.steps[index];
-    counter.textContent = "step " + index + "/" + (data.steps.length - 1);
+    counter.textContent = "step " + index + "/" + (total - 1) + (data.steps.length < total ? " (loading)" : "");
     counter.setAttribute("data-step", String(index));
-    counter.setAttribute("data-last", String(data.steps.length - 1));
+    counter.setAttribute("data-last", String(total - 1));
     board.innerHTML = step.html;  // server-made SVG/HTML in which every text is escaped
     moveBox.textContent = "";
     if (step.move) {
@@ -94,40 +94,99 @@
     }
   }
 
-  function load(view, keep) {
-    counter.textContent = "loading…";
-    fetch(api + "?view=" + encodeURIComponent(view)).then(function (r) {
+  var PAGE = 40;  // steps per request: the first page shows at once, the rest arrive behind it
+  var total = 0;
+  var pending = null;  // a step asked for (End, a held arrow key) that has not arrived yet
+  var loading = 0;  // bumped by each load, so a page of a replaced view is dropped
+
+  function go(i) {
+    if (!data) return;
+    var last = total - 1;
+    i = Math.max(0, Math.min(last, i));
+    if (i > data.steps.length - 1) {
+      pending = i;
+      i = data.steps.length - 1;
+    } else {
+      pending = null;
+    }
+    show(i);
+  }
+
+  function showProblems() {
+    problemsBox.hidden = !data.problems.length && !data.faults.length;
+    problemsBox.textContent = "";
+    data.problems.forEach(function (p) { problemsBox.appendChild(el("div", "", "replay: " + p)); });
+    data.faults.forEach(function (f) {
+      problemsBox.appendChild(el("div", "", "fault: seat " + f.seat + " " + f.kind + ": " + f.detail));
+    });
+  }
+
+  function fetchPage(view, from, ticket) {
+    return fetch(api + "?view=" + encodeURIComponent(view) + "&from=" + from + "&count=" + PAGE).then(function (r) {
       if (!r.ok) throw new Error("HTTP " + r.status);
       return r.json();
     }).then(function (json) {
-      data = json;
-      problemsBox.hidden = !data.problems.length && !data.faults.length;
-      problemsBox.textContent = "";
-      data.problems.forEach(function (p) { problemsBox.appendChild(el("div", "", "replay: " + p)); });
-      data.faults.forEach(function (f) {
-        problemsBox.appendChild(el("div", "", "fault: seat " + f.seat + " " + f.kind + ": " + f.detail));
-      });
-      buildTimeline();
-      show(keep);
+      if (ticket !== loading) return null;
+      return json;
+    });
+  }
+
+  function more(view, ticket) {
+    if (!data || ticket !== loading) return;
+    if (data.steps.length >= total) {
       root.setAttribute("data-ready", view);
+      if (pending !== null) go(pending);
+      return;
+    }
+    fetchPage(view, data.steps.length, ticket).then(function (json) {
+      if (!json) return;
+      if (!json.steps.length) total = data.steps.length;  // the record stops replaying: what is there is all
+      var before = data.steps.length;
+      Array.prototype.push.apply(data.steps, json.steps);
+      if (json.problems.length) {  // the page that reaches the end carries the replay's findings
+        data.problems = json.problems;
+        showProblems();
+      }
+      appendTimeline(before);
+      if (pending !== null) go(pending); else show(index);
+      more(view, ticket);
     }).catch(function (err) {
       counter.textContent = "could not load the replay: " + err.message;
     });
   }
 
-  document.getElementById("first").addEventListener("click", function () { show(0); });
-  document.getElementById("prev").addEventListener("click", function () { show(index - 1); });
-  document.getElementById("next").addEventListener("click", function () { show(index + 1); });
-  document.getElementById("last").addEventListener("click", function () { show(data ? data.steps.length - 1 : 0); });
+  function load(view, keep) {
+    counter.textContent = "loading…";
+    root.removeAttribute("data-ready");
+    var ticket = ++loading;
+    pending = null;
+    fetchPage(view, 0, ticket).then(function (json) {
+      if (!json) return;
+      data = json;
+      total = json.total_steps;
+      showProblems();
+      timeline.textContent = "";
+      appendTimeline(0);
+      go(keep);
+      more(view, ticket);
+    }).catch(function (err) {
+      counter.textContent = "could not load the replay: " + err.message;
+    });
+  }
+
+  document.getElementById("first").addEventListener("click", function () { go(0); });
+  document.getElementById("prev").addEventListener("click", function () { go(index - 1); });
+  document.getElementById("next").addEventListener("click", function () { go(index + 1); });
+  document.getElementById("last").addEventListener("click", function () { go(total - 1); });
   viewSelect.addEventListener("change", function () { load(viewSelect.value, index); viewSelect.blur(); });
   document.addEventListener("keydown", function (event) {
     if (!data || event.altKey || event.ctrlKey || event.metaKey) return;
     var target = event.target;
     if (target && (target.tagName === "SELECT" || target.tagName === "INPUT" || target.tagName === "TEXTAREA")) return;
-    var moves = {ArrowLeft: index - 1, ArrowRight: index + 1, Home: 0, End: data.steps.length - 1};
+    var moves = {ArrowLeft: index - 1, ArrowRight: index + 1, Home: 0, End: total - 1};
     if (!(event.key in moves)) return;
     event.preventDefault();
-    show(moves[event.key]);
+    go(moves[event.key]);
   });
   load(viewSelect.value, 0);
 })();
