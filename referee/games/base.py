@@ -108,6 +108,19 @@ class Event:
         return self.visible_to is None or seat in self.visible_to
 
 
+class Immutable:
+    """Base of an engine's action types: an action never changes, so a copy is the action
+    itself, and :meth:`State.clone` (a deep copy) shares the cached legal actions' objects."""
+
+    __slots__ = ()
+
+    def __copy__(self) -> Any:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Any:
+        return self
+
+
 @dataclass(frozen=True)
 class Setting:
     """One game setting: its name, type, default and the range the engine accepts."""

@@ -62,8 +62,8 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Final, Union
 
 from referee.games import gin_rummy_melds as gm
-from referee.games.base import (CHANCE, TERMINAL, Game, IllegalActionError, InvalidActionError, Outcome, Seat,
-                                Setting, State, Termination, competition_ranking)
+from referee.games.base import (CHANCE, TERMINAL, Game, IllegalActionError, Immutable, InvalidActionError, Outcome,
+                                Seat, Setting, State, Termination, competition_ranking)
 from referee.games.cards import Card, cards_text
 from referee.games.gin_rummy_melds import KnockScore
 
@@ -89,18 +89,8 @@ _SUIT_INDEX: Final = {"S": 0, "H": 1, "D": 2, "C": 3}
 
 # --- actions -------------------------------------------------------------------------------
 
-class _Immutable:
-    """Actions are immutable, so copies are the object itself (cheap clones)."""
-
-    def __copy__(self) -> Any:
-        return self
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> Any:
-        return self
-
-
 @dataclass(frozen=True, repr=False)
-class DrawStock(_Immutable):
+class DrawStock(Immutable):
     """Draw the top card of the stock."""
 
     def __str__(self) -> str:
@@ -111,7 +101,7 @@ class DrawStock(_Immutable):
 
 
 @dataclass(frozen=True, repr=False)
-class TakeDiscard(_Immutable):
+class TakeDiscard(Immutable):
     """Take the top card of the discard pile (the upcard during the offer)."""
 
     card: Card
@@ -124,7 +114,7 @@ class TakeDiscard(_Immutable):
 
 
 @dataclass(frozen=True, repr=False)
-class Pass(_Immutable):
+class Pass(Immutable):
     """Decline the upcard."""
 
     def __str__(self) -> str:
@@ -135,7 +125,7 @@ class Pass(_Immutable):
 
 
 @dataclass(frozen=True, repr=False)
-class Discard(_Immutable):
+class Discard(Immutable):
     """Discard a card, and with ``knock`` end the hand (gin when no deadwood is left)."""
 
     card: Card
@@ -149,7 +139,7 @@ class Discard(_Immutable):
 
 
 @dataclass(frozen=True, repr=False)
-class BigGin(_Immutable):
+class BigGin(Immutable):
     """Show 11 melded cards without discarding."""
 
     def __str__(self) -> str:

@@ -54,8 +54,8 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Final, Union
 
 from referee.games import jass_cards as jc
-from referee.games.base import (CHANCE, TERMINAL, Event, Game, IllegalActionError, InvalidActionError, Outcome, Seat,
-                                Setting, State, Termination, competition_ranking)
+from referee.games.base import (CHANCE, TERMINAL, Event, Game, IllegalActionError, Immutable, InvalidActionError,
+                                Outcome, Seat, Setting, State, Termination, competition_ranking)
 from referee.games.cards import Card, cards_text
 from referee.games.jass_cards import MODES, Weis
 
@@ -81,18 +81,8 @@ def team_of(seat: Seat) -> int:
 
 # --- actions -------------------------------------------------------------------------------
 
-class _Immutable:
-    """Actions are immutable, so copies are the object itself (cheap clones)."""
-
-    def __copy__(self) -> Any:
-        return self
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> Any:
-        return self
-
-
 @dataclass(frozen=True, repr=False)
-class Choose(_Immutable):
+class Choose(Immutable):
     """Choose the hand's mode: a trump suit, ``obenabe`` or ``undenufe``."""
 
     mode: str
@@ -109,7 +99,7 @@ class Choose(_Immutable):
 
 
 @dataclass(frozen=True, repr=False)
-class Push(_Immutable):
+class Push(Immutable):
     """Leave the choice of mode to the partner (forehand only, once per hand)."""
 
     def __str__(self) -> str:
@@ -120,7 +110,7 @@ class Push(_Immutable):
 
 
 @dataclass(frozen=True, repr=False)
-class Play(_Immutable):
+class Play(Immutable):
     """Play a card to the trick."""
 
     card: Card

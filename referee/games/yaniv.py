@@ -67,8 +67,8 @@ from functools import lru_cache
 from typing import Any, ClassVar, Final, Union
 
 from referee.games import yaniv_groups as yg
-from referee.games.base import (CHANCE, TERMINAL, Event, Game, IllegalActionError, InvalidActionError, Outcome,
-                                Seat, Setting, State, Termination)
+from referee.games.base import (CHANCE, TERMINAL, Event, Game, IllegalActionError, Immutable, InvalidActionError,
+                                Outcome, Seat, Setting, State, Termination)
 from referee.games.cards import Card, cards_text, parse_cards
 
 __all__ = ["Discard", "DrawStock", "RoundResult", "TakeCard", "Yaniv", "YanivAction", "YanivGame",
@@ -89,18 +89,8 @@ _PHASE_NAMES: Final = ("discard", "draw", "over")
 
 # --- actions -------------------------------------------------------------------------------
 
-class _Immutable:
-    """Actions are immutable, so copies are the object itself (cheap clones)."""
-
-    def __copy__(self) -> Any:
-        return self
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> Any:
-        return self
-
-
 @dataclass(frozen=True, repr=False)
-class Yaniv(_Immutable):
+class Yaniv(Immutable):
     """Call Yaniv: end the round (start of the turn, hand of 5 points or less)."""
 
     def __str__(self) -> str:
@@ -111,7 +101,7 @@ class Yaniv(_Immutable):
 
 
 @dataclass(frozen=True, repr=False)
-class Discard(_Immutable):
+class Discard(Immutable):
     """Discard a group: its cards in the order they land (the first and last can be taken)."""
 
     cards: tuple[Card, ...]
@@ -143,7 +133,7 @@ class Discard(_Immutable):
 
 
 @dataclass(frozen=True, repr=False)
-class DrawStock(_Immutable):
+class DrawStock(Immutable):
     """Draw the top card of the stock."""
 
     def __str__(self) -> str:
@@ -154,7 +144,7 @@ class DrawStock(_Immutable):
 
 
 @dataclass(frozen=True, repr=False)
-class TakeCard(_Immutable):
+class TakeCard(Immutable):
     """Take the first or last card of the group the previous player discarded."""
 
     card: Card

@@ -73,7 +73,7 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any, ClassVar, Final, Union
 
-from referee.games.base import (CHANCE, TERMINAL, Game, InvalidActionError, Outcome, Seat, Setting, State,
+from referee.games.base import (CHANCE, TERMINAL, Game, Immutable, InvalidActionError, Outcome, Seat, Setting, State,
                                 competition_ranking)
 from referee.games.cards import Card, cards_text
 from referee.games.yoninkan_scoring import (BONUSES, KAN, KAN_NEEDS, MUKAN, MUKAN_NEEDS,
@@ -159,18 +159,8 @@ def trick_winner(plays: Sequence[tuple[Seat, int]], trump: int, led: int, *, las
 
 # --- actions -------------------------------------------------------------------------------
 
-class _Immutable:
-    """Actions are immutable, so copies are the object itself (cheap clones)."""
-
-    def __copy__(self) -> Any:
-        return self
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> Any:
-        return self
-
-
 @dataclass(frozen=True, repr=False)
-class Play(_Immutable):
+class Play(Immutable):
     """Play a card.  A led joker names (``call``) the suit to follow; in trick 1 a
     ``declaration`` (``skunk``, ``16``, ``reverse_skunk``, ``reverse_16``) may ride on it."""
 
@@ -189,7 +179,7 @@ class Play(_Immutable):
 
 
 @dataclass(frozen=True, repr=False)
-class Declare(_Immutable):
+class Declare(Immutable):
     """After a skunk (reverse skunk), the trick winner declares 16 (reverse 16): play goes on."""
 
     declaration: str
@@ -202,7 +192,7 @@ class Declare(_Immutable):
 
 
 @dataclass(frozen=True, repr=False)
-class Pass(_Immutable):
+class Pass(Immutable):
     """After a skunk (reverse skunk), the trick winner does not declare: the battle ends."""
 
     def __str__(self) -> str:
@@ -213,7 +203,7 @@ class Pass(_Immutable):
 
 
 @dataclass(frozen=True, repr=False)
-class Show(_Immutable):
+class Show(Immutable):
     """決め役: show two cards of one's hand to the partner (they stay in the hand)."""
 
     cards: tuple[Card, Card]
@@ -226,7 +216,7 @@ class Show(_Immutable):
 
 
 @dataclass(frozen=True, repr=False)
-class NameTrump(_Immutable):
+class NameTrump(Immutable):
     """決め役: name the trump suit of battle 2 or 3 (and lead)."""
 
     suit: str
