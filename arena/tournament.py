@@ -237,6 +237,8 @@ class RunSummary:
     play_s: float = 0.0
     stop_s: float = 0.0
     errors: list[str] = field(default_factory=list)
+    faults: int = 0
+    """Bot faults in this run's matches (start-up forfeits, timeouts, errors, invalid answers)."""
     startup_forfeits: list[str] = field(default_factory=list)
     """One line per seat of a stored match that forfeited at start-up (its bot never got ready)."""
 
@@ -396,7 +398,7 @@ def _play_all(db: Database, jobs: deque[MatchJob], summary: RunSummary, progress
                 executor.submit(jobs.popleft())
             for result in executor.poll(0.25):
                 _store(db, result, summary)
-                progress.advance(result.error is None)
+                progress.advance(result.error is None, len(result.record.faults) if result.record else 0)
     finally:
         progress.stop()
         if executor is not None:
@@ -410,6 +412,7 @@ def _store(db: Database, result: JobResult, summary: RunSummary) -> None:
     summary.startup_s += result.startup_s
     summary.play_s += result.play_s
     summary.stop_s += result.stop_s
+    summary.faults += len(result.record.faults) if result.record is not None else 0
     error = result.error
     if error is None and result.record is not None:
         try:
