@@ -226,14 +226,13 @@ class MatchRunner:
         deadline = self.tc.move_timeout + runner.bank
         events = state.events_for(seat, runner.seen_events)
         runner.seen_events = len(state.events)
-        request = bot_pb2.DecideRequest(
-            match_id=self.record.match_id, decision_number=runner.decisions,
-            observation=wire.observation_to_proto(self.game.name, state.observe(seat), events),
-            legal_actions=wire.actions_to_proto(self.game.name, legal),
+        request = wire.decide_request_bytes(
+            self.game.name, match_id=self.record.match_id, decision_number=runner.decisions,
+            observation=state.observe(seat), events=events, legal_actions=legal,
             time_left_ms=int(deadline * 1000), bank_left_ms=int(runner.bank * 1000))
         runner.decisions += 1
         decision = len(self.record.moves)
-        reply = connection.client.call("Decide", request, deadline)
+        reply = connection.client.decide(request, deadline)
         elapsed_ms = reply.elapsed * 1000
         if reply.ok:
             runner.bank = max(0.0, runner.bank - max(0.0, reply.elapsed - self.tc.move_timeout))
