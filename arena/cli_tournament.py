@@ -88,6 +88,11 @@ def _print_summary(db: Database, tid: int, summary: RunSummary) -> None:
     t = db.tournament(tid)
     console.print(f"tournament {tid}: {summary.done} of {summary.total} matches done "
                   f"({summary.played} now, {summary.per_minute:.1f}/min)")
+    if summary.played or summary.failed:
+        console.print(f"  throughput: {summary.per_minute:.1f} matches/min over {summary.elapsed_s:.1f} s; worker "
+                      f"time {summary.startup_share:.0%} starting bots ({summary.startup_s:.1f} s), "
+                      f"{summary.play_s:.1f} s playing, {summary.stop_s:.1f} s stopping bots; "
+                      f"{summary.faults} bot fault(s), {len(summary.startup_forfeits)} start-up forfeit(s)")
     for error in summary.errors[:10]:
         console.print(f"  failed: {error}")
     if summary.errors[10:]:

@@ -46,6 +46,7 @@ from referee.bots import MANIFEST_NAME, BotSpec, BotSpecError, bot_files_hash, r
 from referee.games import game_class
 from referee.games.base import Game, SettingsError
 from referee.match import MatchConfig, TimeControl
+from referee.result import StartupForfeitError, require_no_startup_forfeits
 from referee.sandbox import SandboxConfig
 
 __all__ = ["BotKeeper", "Executor", "JobResult", "LocalExecutor", "MatchJob", "NoProgress", "Progress", "RichProgress",
@@ -236,6 +237,10 @@ class RunSummary:
     play_s: float = 0.0
     stop_s: float = 0.0
     errors: list[str] = field(default_factory=list)
+    faults: int = 0
+    """Bot faults in this run's matches (start-up forfeits, timeouts, errors, invalid answers)."""
+    startup_forfeits: list[str] = field(default_factory=list)
+    """One line per seat of a stored match that forfeited at start-up (its bot never got ready)."""
 
     @property
     def done(self) -> int:
@@ -244,6 +249,24 @@ class RunSummary:
     @property
     def per_minute(self) -> float:
         return 60.0 * self.played / self.elapsed_s if self.elapsed_s > 0 else 0.0
+
+    @property
+    def startup_share(self) -> float:
+        """The share of the workers' busy time spent starting bots (0 when nothing ran)."""
+        busy = self.startup_s + self.play_s + self.stop_s
+        return self.startup_s / busy if busy > 0 else 0.0
+
+    def require_real(self) -> None:
+        """For benchmarks and tests that count matches: every match of the run was played and
+        stored, and no seat forfeited at start-up (such matches end, count as done, and measure
+        nothing).
+
+        :raises StartupForfeitError: (an ``AssertionError``) saying what was wrong.
+        """
+        if self.failed or self.played != self.total - self.done_before:
+            raise StartupForfeitError(f"{self.played} of {self.total - self.done_before} matches stored, "
+                                      f"{self.failed} failed: {self.errors[:3]}")
+        require_no_startup_forfeits(self.startup_forfeits)
 
 
 def _runner_alive(pid: int | None) -> bool:
@@ -375,7 +398,7 @@ def _play_all(db: Database, jobs: deque[MatchJob], summary: RunSummary, progress
                 executor.submit(jobs.popleft())
             for result in executor.poll(0.25):
                 _store(db, result, summary)
-                progress.advance(result.error is None)
+                progress.advance(result.error is None, len(result.record.faults) if result.record else 0)
     finally:
         progress.stop()
         if executor is not None:
@@ -389,11 +412,13 @@ def _store(db: Database, result: JobResult, summary: RunSummary) -> None:
     summary.startup_s += result.startup_s
     summary.play_s += result.play_s
     summary.stop_s += result.stop_s
+    summary.faults += len(result.record.faults) if result.record is not None else 0
     error = result.error
     if error is None and result.record is not None:
         try:
             if db.store_result(result.match_id, result.record):
                 summary.played += 1
+                summary.startup_forfeits.extend(result.record.startup_forfeits())
             return  # False: stored by an earlier run already, nothing to do
         except StorageError as exc:
             error = str(exc)

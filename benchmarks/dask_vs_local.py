@@ -7,7 +7,7 @@
    fresh SQLite file each.  Runs alternate (local, dask, local, ...)
    so that the load of a shared machine hurts both alike.  Wall clock includes starting the
    workers or the cluster; the cluster's start-up is also shown on its own.  Any match with a
-   start-up fault fails the benchmark: matches must be real.
+   start-up forfeit fails the benchmark (``RunSummary.require_real``): matches must be real.
 2. Dask's own cost per task: trivial tasks through the same submit / as_completed loop with a
    bounded number in flight (tasks per second).
 3. The writer's ceiling: results committed per second by ``_store`` (the run loop's commit:
@@ -22,7 +22,6 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
-import shutil
 import statistics
 import tempfile
 import time
@@ -34,24 +33,9 @@ from arena.executors.dask import executor_factory, start_local
 from arena.storage import Database, ScheduledMatch
 from arena.executors import JobResult
 from arena.tournament import RunSummary, TournamentSpec, _store, create_tournament, expand_bots, run_tournament
-from referee.result import FaultKind, MatchRecord
+from referee.result import MatchRecord
 
-SAMPLES = Path(__file__).resolve().parent.parent / "sample_bots" / "python"
-
-
-def write_bots(folder: Path) -> list[str]:
-    """Six entrants: three random and three heuristic Yahtzee bots, each a copy in its own folder."""
-    bots = []
-    for i in range(6):
-        sample = "random_bot" if i % 2 == 0 else "yahtzee_heuristic"
-        name = f"{'random' if i % 2 == 0 else 'heuristic'}-{i // 2}"
-        path = folder / name
-        shutil.copytree(SAMPLES / sample, path, ignore=shutil.ignore_patterns("__pycache__", "bot.toml"))
-        path.chmod(0o755)
-        (path / "bot.toml").write_text(f'name = "{name}"\nversion = "1"\ncommand = ["{{python}}", "bot.py"]\n'
-                                       f'games = ["yahtzee"]\n', encoding="utf-8")
-        bots.append(str(path))
-    return bots
+from bench_bots import write_bots  # noqa: E402 - benchmarks/ is on the path when run as a script
 
 
 def play(kind: str, rounds: int, keep_alive: bool, folder: Path) -> dict[str, float]:
@@ -72,15 +56,7 @@ def play(kind: str, rounds: int, keep_alive: bool, folder: Path) -> dict[str, fl
         begin = time.monotonic()
         summary = run_tournament(db, tid, workers=2, executor_factory=dask_factory if kind == "dask" else None)
         wall = time.monotonic() - begin
-        if summary.failed or summary.played != summary.total:
-            raise SystemExit(f"{kind}: {summary.failed} failed, {summary.played} of {summary.total} played: "
-                             f"{summary.errors[:3]}")
-        for match in db.matches(tournament_id=tid):
-            record = db.match_record(match.id)
-            assert record is not None
-            startup = [f for f in record.faults if f.kind is FaultKind.STARTUP]
-            if startup:
-                raise SystemExit(f"{kind}: match {match.id} had a start-up fault: {startup[0].detail}")
+        summary.require_real()  # raises for a failed match or any seat that forfeited at start-up
     return {"kind": kind, "matches": summary.played, "wall_s": wall, "per_minute": 60 * summary.played / wall,
             "cluster_start_s": started[0] if started else 0.0}
 

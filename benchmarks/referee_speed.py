@@ -9,18 +9,25 @@ Prints, in one run on this machine:
    socket, with request and response sizes equal to the match's mean DecideRequest and
    DecideResponse sizes, and the ratio referee / raw.
 
-Usage: ``.venv/bin/python benchmarks/referee_speed.py [--seconds 5] [--game yahtzee]``
+The referee and the raw ping-pong alternate in ``--rounds`` windows of equal length (the bots
+and the ping server stay up), and the ratio is the median of the per-round ratios, so that
+the load of a shared machine falls on both alike.
+
+Usage: ``.venv/bin/python benchmarks/referee_speed.py [--games yahtzee gin_rummy] [--rounds 5]``
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import random
+import statistics
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 import grpc
 
@@ -31,8 +38,8 @@ from arena.v1 import bot_pb2  # noqa: E402
 from referee import wire  # noqa: E402
 from referee.bots import BotSpec  # noqa: E402
 from referee.games import game_names, make_game  # noqa: E402
-from referee.match import MatchConfig, TimeControl, run_match  # noqa: E402
-from referee.result import MatchRecord  # noqa: E402
+from referee.match import BotConnection, MatchConfig, TimeControl, run_match  # noqa: E402
+from referee.result import MatchRecord, require_no_startup_forfeits  # noqa: E402
 from referee.sandbox import SandboxConfig  # noqa: E402
 
 TRIVIAL_BOT = """
@@ -62,13 +69,14 @@ stop.wait()
 """
 
 
-def engine_speed(game_name: str, seconds: float) -> tuple[float, float]:
-    """Random games per second and decisions per second, in process."""
+def engine_speed(game_name: str, seconds: float) -> tuple[float, float, float]:
+    """Random games per second, decisions per wall second and decisions per CPU second, in
+    process (CPU time is what a loaded machine does not distort)."""
     game = make_game(game_name)
     rng = random.Random(0)
     games = decisions = 0
     end = time.perf_counter() + seconds
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     while time.perf_counter() < end:
         state = game.new_initial_state(rng.randrange(2**31))
         while not state.is_terminal():
@@ -76,8 +84,8 @@ def engine_speed(game_name: str, seconds: float) -> tuple[float, float]:
             state.apply(actions[rng.randrange(len(actions))])
             decisions += 1
         games += 1
-    took = time.perf_counter() - start
-    return games / took, decisions / took
+    took, cpu = time.perf_counter() - start, time.process_time() - cpu
+    return games / took, decisions / took, decisions / cpu
 
 
 def mean_message_sizes(record: MatchRecord) -> tuple[float, float]:
@@ -99,83 +107,143 @@ def mean_message_sizes(record: MatchRecord) -> tuple[float, float]:
     return sum(request_sizes) / len(request_sizes), sum(response_sizes) / len(response_sizes)
 
 
-def referee_speed(game_name: str, folder: Path, matches: int,
-                  sandbox: SandboxConfig = SandboxConfig()) -> tuple[float, MatchRecord, float]:
-    """Decisions per second over ``matches`` real matches (start-up excluded) and start-up time."""
+def write_trivial_bot(folder: Path) -> BotSpec:
     folder.chmod(0o755)  # the sandbox's unprivileged user reads the bot from here
     (folder / "bot.py").write_text(TRIVIAL_BOT.format(root=str(ROOT)))
     (folder / "bot.toml").write_text('name = "trivial"\ncommand = ["{python}", "bot.py"]\n')
-    from referee.match import BotConnection
+    return BotSpec.from_manifest(folder)
 
-    spec = BotSpec.from_manifest(folder)
+
+def referee_rate(game_name: str, connections: list[BotConnection], matches: int,
+                 first_seed: int = 0) -> tuple[float, MatchRecord]:
+    """Decisions per second over ``matches`` real matches with ready bots (start-up excluded)."""
+    decisions = 0
+    took = 0.0
+    records = []
+    for seed in range(first_seed, first_seed + matches):
+        begin = time.perf_counter()
+        record = run_match(MatchConfig(game=game_name, seed=seed, time_control=TimeControl()), connections)
+        took += time.perf_counter() - begin
+        decisions += len(record.moves)
+        records.append(record)
+    require_no_startup_forfeits(records)
+    assert all(r.finished and not r.faults for r in records), [r.faults[:2] for r in records if r.faults][:2]
+    return decisions / took, records[-1]
+
+
+def referee_speed(game_name: str, folder: Path, matches: int,
+                  sandbox: SandboxConfig = SandboxConfig()) -> tuple[float, MatchRecord, float]:
+    """Decisions per second over ``matches`` real matches (start-up excluded) and start-up time."""
+    spec = write_trivial_bot(folder)
     n = make_game(game_name).num_players
     started = time.perf_counter()
     connections = [BotConnection(spec, 20, sandbox) for _ in range(n)]
     startup = (time.perf_counter() - started) / n
-    decisions = 0
-    took = 0.0
     try:
-        for seed in range(matches):
-            begin = time.perf_counter()
-            record = run_match(MatchConfig(game=game_name, seed=seed, time_control=TimeControl()), connections)
-            took += time.perf_counter() - begin
-            decisions += len(record.moves)
+        rate, record = referee_rate(game_name, connections, matches)
     finally:
         for connection in connections:
             connection.close()
-    return decisions / took, record, startup
+    return rate, record, startup
 
 
-def raw_ping_pong(request_size: int, response_size: int, folder: Path, seconds: float) -> float:
-    """Unary calls per second of a bare grpcio client/server pair over a Unix socket."""
-    (folder / "ping.py").write_text(PING_SERVER.format())
-    address = f"unix://{folder / 'ping.sock'}"
-    server = subprocess.Popen([sys.executable, str(folder / "ping.py"), str(response_size)],
-                              env={"ARENA_BOT_ADDRESS": address, "PATH": "/usr/bin:/bin"})
-    try:
-        channel = grpc.insecure_channel(address)
-        grpc.channel_ready_future(channel).result(timeout=20)
-        ping = channel.unary_unary("/bench.Ping/Ping", request_serializer=None, response_deserializer=None)
-        payload = b"y" * request_size
+class PingPong:
+    """A bare grpcio server process and a channel to it, over a Unix socket."""
+
+    def __init__(self, request_size: int, response_size: int, folder: Path) -> None:
+        (folder / "ping.py").write_text(PING_SERVER.format())
+        address = f"unix://{folder / f'ping-{request_size}.sock'}"
+        self.server = subprocess.Popen([sys.executable, str(folder / "ping.py"), str(response_size)],
+                                       env={"ARENA_BOT_ADDRESS": address, "PATH": "/usr/bin:/bin"})
+        self.channel = grpc.insecure_channel(address)
+        grpc.channel_ready_future(self.channel).result(timeout=20)
+        self.ping = self.channel.unary_unary("/bench.Ping/Ping", request_serializer=None, response_deserializer=None)
+        self.payload = b"y" * request_size
         for _ in range(200):
-            ping(payload, timeout=5)
+            self.ping(self.payload, timeout=5)
+
+    def rate(self, seconds: float) -> float:
+        """Unary calls per second for ``seconds``."""
         calls = 0
         start = time.perf_counter()
         end = start + seconds
         while time.perf_counter() < end:
-            ping(payload, timeout=5)
+            self.ping(self.payload, timeout=5)
             calls += 1
-        took = time.perf_counter() - start
-        channel.close()
-        return calls / took
+        return calls / (time.perf_counter() - start)
+
+    def close(self) -> None:
+        self.channel.close()
+        self.server.terminate()
+        self.server.wait()
+
+
+def raw_ping_pong(request_size: int, response_size: int, folder: Path, seconds: float) -> float:
+    """Unary calls per second of a bare grpcio client/server pair over a Unix socket."""
+    ping = PingPong(request_size, response_size, folder)
+    try:
+        return ping.rate(seconds)
     finally:
-        server.terminate()
-        server.wait()
+        ping.close()
+
+
+def interleaved_ratio(game_name: str, folder: Path, matches: int, rounds: int) -> dict[str, Any]:
+    """Referee and raw ping-pong in alternation, ``rounds`` times, each raw window as long as the
+    referee window before it: the median of the per-round ratios holds on a shared machine."""
+    spec = write_trivial_bot(folder)
+    n = make_game(game_name).num_players
+    started = time.perf_counter()
+    connections = [BotConnection(spec, 20) for _ in range(n)]
+    startup = (time.perf_counter() - started) / n
+    ping = None
+    rows = []
+    try:
+        referee_rate(game_name, connections, 2, first_seed=10_000)  # warm up
+        _, record = referee_rate(game_name, connections, 1)
+        request_size, response_size = mean_message_sizes(record)
+        ping = PingPong(round(request_size), round(response_size), folder)
+        for number in range(rounds):
+            begin = time.perf_counter()
+            ref, _ = referee_rate(game_name, connections, matches, first_seed=number * matches)
+            raw = ping.rate(time.perf_counter() - begin)
+            rows.append({"referee": ref, "raw": raw, "ratio": ref / raw, "load": os.getloadavg()[0]})
+    finally:
+        for connection in connections:
+            connection.close()
+        if ping is not None:
+            ping.close()
+    return {"game": game_name, "startup_s": startup, "request_bytes": request_size, "response_bytes": response_size,
+            "rounds": rows, "ratio": statistics.median(r["ratio"] for r in rows)}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--seconds", type=float, default=5.0, help="time per engine / ping-pong measurement")
-    parser.add_argument("--game", default="yahtzee", help="game of the referee measurement")
-    parser.add_argument("--matches", type=int, default=20, help="matches of the referee measurement")
+    parser.add_argument("--seconds", type=float, default=3.0, help="time per engine measurement")
+    parser.add_argument("--games", nargs="+", default=["yahtzee", "gin_rummy"], help="games of the referee measurement")
+    parser.add_argument("--matches", type=int, default=5, help="matches per referee window")
+    parser.add_argument("--rounds", type=int, default=5, help="referee / raw windows, alternating")
+    parser.add_argument("--no-engines", action="store_true", help="skip the in-process engine speeds")
     args = parser.parse_args()
 
-    print("engine speed (random play, in process)")
-    for name in game_names():
-        games, decisions = engine_speed(name, args.seconds)
-        print(f"  {name:12s} {games:10.1f} games/s  {decisions:12.0f} decisions/s")
+    if not args.no_engines:
+        print(f"engine speed (random play, in process; load {os.getloadavg()[0]:.1f})")
+        for name in game_names():
+            games, decisions, cpu = engine_speed(name, args.seconds)
+            print(f"  {name:12s} {games:9.1f} games/s  {decisions:9.0f} decisions/s wall  "
+                  f"{cpu:9.0f} decisions/s of CPU time", flush=True)
 
-    with tempfile.TemporaryDirectory(prefix="arena-bench-") as tmp:
-        folder = Path(tmp)
-        rate, record, startup = referee_speed(args.game, folder, args.matches)
-        request_size, response_size = mean_message_sizes(record)
-        raw = raw_ping_pong(round(request_size), round(response_size), folder, args.seconds)
-    print(f"referee, {args.game}, trivial bot processes over Unix sockets ({args.matches} matches)")
-    print(f"  bot start-up (process + health + identify): {startup * 1000:.0f} ms per bot")
-    print(f"  mean DecideRequest {request_size:.0f} bytes, DecideResponse {response_size:.0f} bytes")
-    print(f"  referee:        {rate:9.0f} decisions/s")
-    print(f"  raw grpcio:     {raw:9.0f} calls/s (same sizes, same transport)")
-    print(f"  ratio referee / raw: {rate / raw:.2f}")
+    for game_name in args.games:
+        with tempfile.TemporaryDirectory(prefix="arena-bench-") as tmp:
+            result = interleaved_ratio(game_name, Path(tmp), args.matches, args.rounds)
+        print(f"referee, {game_name}, trivial bot processes over Unix sockets, {args.rounds} rounds of "
+              f"{args.matches} matches, each followed by raw grpcio for as long")
+        print(f"  bot start-up (process + health + identify): {result['startup_s'] * 1000:.0f} ms per bot")
+        print(f"  mean DecideRequest {result['request_bytes']:.0f} bytes, DecideResponse "
+              f"{result['response_bytes']:.0f} bytes")
+        for row in result["rounds"]:
+            print(f"  referee {row['referee']:7.0f} decisions/s   raw {row['raw']:7.0f} calls/s   "
+                  f"ratio {row['ratio']:.2f}   load {row['load']:.1f}")
+        print(f"  ratio referee / raw, median of rounds: {result['ratio']:.2f}", flush=True)
 
 
 if __name__ == "__main__":

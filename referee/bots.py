@@ -334,7 +334,10 @@ class BotProcess:
         self.uid: int | None = None
         """The uid the bot runs as, when a root referee sandboxes it."""
         self._log: BinaryIO | None = None
-        command = [sys.executable if part == "{python}" else part for part in spec.command]
+        # Normalised: "/x/benchmarks/../.venv/bin/python" would pass through a folder the
+        # sandbox does not show (symlinks are kept: a venv's python is a link).
+        python = os.path.abspath(sys.executable)
+        command = [python if part == "{python}" else part for part in spec.command]
         try:
             self._check_program(command[0])
             argv, env = self._command(command)

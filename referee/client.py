@@ -55,6 +55,9 @@ class BotClient:
                    ("grpc.max_reconnect_backoff_ms", 200)]
         self.channel = grpc.insecure_channel(address, options=options)
         self.stub = bot_pb2_grpc.BotStub(self.channel)
+        # Decide with a request serialised by the referee itself (referee.wire.decide_request_bytes).
+        self._decide_bytes = self.channel.unary_unary("/arena.v1.Bot/Decide", request_serializer=None,
+                                                      response_deserializer=bot_pb2.DecideResponse.FromString)
         self.health = health_pb2_grpc.HealthStub(self.channel)
 
     def close(self) -> None:
@@ -154,9 +157,17 @@ class BotClient:
 
     def call(self, method: str, request: Any, timeout: float) -> CallResult:
         """Call ``method`` (``"Decide"``, ...) with a deadline of ``timeout`` seconds."""
+        return self._invoke(getattr(self.stub, method), request, timeout)
+
+    def decide(self, request: bytes, timeout: float) -> CallResult:
+        """Decide with an already serialised ``DecideRequest``."""
+        return self._invoke(self._decide_bytes, request, timeout)
+
+    @staticmethod
+    def _invoke(method: Any, request: Any, timeout: float) -> CallResult:
         start = time.monotonic()
         try:
-            response = getattr(self.stub, method)(request, timeout=max(timeout, 0.001))
+            response = method(request, timeout=max(timeout, 0.001))
         except grpc.RpcError as error:
             code = error.code() if hasattr(error, "code") else grpc.StatusCode.UNKNOWN
             return CallResult(code=code, detail=str(error.details() if hasattr(error, "details") else error),

@@ -17,8 +17,10 @@ whole team).
 from __future__ import annotations
 
 import random
+import threading
 import time
 import uuid
+from concurrent.futures import Future, ThreadPoolExecutor, wait
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -120,6 +122,68 @@ class BotConnection:
             self.process.stop()
 
 
+_STARTER_THREADS = 16
+_starter: ThreadPoolExecutor | None = None
+_starter_lock = threading.Lock()
+
+
+def start_bots(specs: Sequence[BotSpec], startup_timeout: float,
+               sandbox: SandboxConfig = SandboxConfig()) -> list[BotConnection | BotStartError]:
+    """Start several bots at once and wait until each serves (or fails): a match's start-up
+    takes as long as its slowest bot, not the sum of them all.
+
+    Returns, by position, the ready connection or the :class:`BotStartError` that says why
+    not.  Bots are started from a process-wide pool of threads that live as long as the
+    process, because the parent-death signal of :func:`referee.bots.die_with_parent` follows
+    the thread that started a bot.  If the wait is interrupted (Ctrl-C, SIGTERM), every bot
+    that still comes up is stopped as soon as it does.
+
+    :raises SandboxError: if ``sandbox`` asks for bwrap and bwrap does not work here (the
+        other bots are stopped).
+    """
+    global _starter
+    if len(specs) <= 1:
+        results: list[BotConnection | BotStartError] = []
+        for spec in specs:
+            try:
+                results.append(BotConnection(spec, startup_timeout, sandbox))
+            except BotStartError as error:
+                results.append(error)
+        return results
+    with _starter_lock:
+        if _starter is None:
+            _starter = ThreadPoolExecutor(max_workers=_STARTER_THREADS, thread_name_prefix="arena-bot-start")
+    futures = [_starter.submit(BotConnection, spec, startup_timeout, sandbox) for spec in specs]
+    try:
+        wait(futures)
+    except BaseException:
+        for future in futures:
+            future.add_done_callback(_close_unwanted)
+        raise
+    results = []
+    failure: BaseException | None = None
+    for future in futures:
+        error = future.exception()
+        if error is None:
+            results.append(future.result())
+        elif isinstance(error, BotStartError):
+            results.append(error)
+        else:
+            failure = failure or error
+    if failure is not None:
+        for item in results:
+            if isinstance(item, BotConnection):
+                item.close()
+        raise failure
+    return results
+
+
+def _close_unwanted(future: Future[BotConnection]) -> None:
+    """Stop a bot whose start was still under way when its caller gave up."""
+    if not future.cancelled() and future.exception() is None:
+        future.result().close()
+
+
 @dataclass
 class _Seat:
     """A seat's runtime: its connection (None once unusable), bank, faults, event cursor."""
@@ -178,6 +242,10 @@ class MatchRunner:
     # --- set-up --------------------------------------------------------------------------------
     def _connect(self) -> None:
         owned = self._owned  # filled as bots start, so that an interrupt still stops them
+        to_start = [seat for seat, bot in enumerate(self.bots) if isinstance(bot, BotSpec)]
+        started = dict(zip(to_start, start_bots([self.bots[seat] for seat in to_start],  # type: ignore[misc]
+                                                self.tc.startup_timeout, self.sandbox), strict=True))
+        owned.extend(item for item in started.values() if isinstance(item, BotConnection))
         for seat, bot in enumerate(self.bots):
             name = self.record.players[seat]
             self.seats.append(_Seat(name, None, self.tc.time_bank))
@@ -187,13 +255,11 @@ class MatchRunner:
             if isinstance(bot, BotUnavailable):
                 self._fault(seat, FaultKind.STARTUP, bot.reason)
                 continue
-            try:
-                connection = BotConnection(bot, self.tc.startup_timeout, self.sandbox)
-            except BotStartError as error:
-                self._fault(seat, FaultKind.STARTUP, str(error))
+            item = started[seat]
+            if isinstance(item, BotStartError):
+                self._fault(seat, FaultKind.STARTUP, str(item))
                 continue
-            owned.append(connection)
-            self.seats[seat].connection = connection
+            self.seats[seat].connection = item
         for seat, state in enumerate(self.seats):
             if state.connection is None:
                 continue
@@ -226,14 +292,13 @@ class MatchRunner:
         deadline = self.tc.move_timeout + runner.bank
         events = state.events_for(seat, runner.seen_events)
         runner.seen_events = len(state.events)
-        request = bot_pb2.DecideRequest(
-            match_id=self.record.match_id, decision_number=runner.decisions,
-            observation=wire.observation_to_proto(self.game.name, state.observe(seat), events),
-            legal_actions=wire.actions_to_proto(self.game.name, legal),
+        request = wire.decide_request_bytes(
+            self.game.name, match_id=self.record.match_id, decision_number=runner.decisions,
+            observation=state.observe(seat), events=events, legal_actions=legal,
             time_left_ms=int(deadline * 1000), bank_left_ms=int(runner.bank * 1000))
         runner.decisions += 1
         decision = len(self.record.moves)
-        reply = connection.client.call("Decide", request, deadline)
+        reply = connection.client.decide(request, deadline)
         elapsed_ms = reply.elapsed * 1000
         if reply.ok:
             runner.bank = max(0.0, runner.bank - max(0.0, reply.elapsed - self.tc.move_timeout))

@@ -131,6 +131,15 @@ class MatchRecord:
     def finished(self) -> bool:
         return self.termination in ("normal", "cap")
 
+    def startup_forfeits(self) -> list[str]:
+        """One line per seat that forfeited before it played (its bot never became ready).
+
+        Such a match still ends and counts as done, so whatever counts matches to measure or
+        test bots must also check this is empty (:func:`require_no_startup_forfeits`).
+        """
+        return [f"match {self.match_id} seat {f.seat} ({self.players[f.seat] if f.seat < len(self.players) else '?'}): "
+                f"{f.detail}" for f in self.faults if f.kind is FaultKind.STARTUP]
+
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
         data["format"] = RECORD_FORMAT
@@ -163,6 +172,25 @@ class MatchRecord:
         values["faults"] = [Fault.from_json(f, f"faults[{n}]")
                             for n, f in enumerate(_typed(data["faults"], list, "faults"))]
         return cls(**values)
+
+
+class StartupForfeitError(AssertionError):
+    """Matches that were counted although a seat forfeited at start-up: they measure nothing."""
+
+
+def require_no_startup_forfeits(records: Any) -> None:
+    """The one check for benchmarks and tests that count matches: fail loudly if any of
+    ``records`` (match records, or their :meth:`MatchRecord.startup_forfeits` lines) had a seat
+    that forfeited at start-up.
+
+    :raises StartupForfeitError: naming how many and the first few.
+    """
+    lines: list[str] = []
+    for item in records:
+        lines.extend(item.startup_forfeits() if isinstance(item, MatchRecord) else [item])
+    if lines:
+        shown = "; ".join(lines[:3]) + (f"; and {len(lines) - 3} more" if len(lines) > 3 else "")
+        raise StartupForfeitError(f"{len(lines)} start-up forfeit(s) in matches that were counted: {shown}")
 
 
 _RECORD_FIELDS: dict[str, Any] = {

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from referee.bots import BotSpec, BotStartError, bot_files_hash
-from referee.match import BotConnection, BotUnavailable
+from referee.match import BotConnection, BotUnavailable, start_bots
 from referee.result import MatchRecord
 from referee.sandbox import SandboxConfig
 
@@ -30,6 +30,7 @@ class BotKeeper:
         a bot whose folder here differs is not started, and its seat forfeits with the reason.
         """
         ready: list[BotSpec | BotConnection | BotUnavailable] = []
+        to_start: list[int] = []
         for seat, spec in enumerate(bots):
             kept = self.alive.pop(spec, None)
             if kept is not None and kept.alive():
@@ -42,15 +43,17 @@ class BotKeeper:
             if problem is not None:
                 ready.append(BotUnavailable(spec, problem))
                 continue
-            try:
-                connection = BotConnection(spec, startup_timeout, sandbox)
-            except BotStartError:
-                ready.append(spec)
-                continue
-            self.open.append(connection)
+            ready.append(spec)
+            to_start.append(seat)
+        # All at once (start_bots): a 6-seat table waits for its slowest bot, not for six in a row.
+        for seat, item in zip(to_start, start_bots([bots[seat] for seat in to_start], startup_timeout, sandbox),
+                              strict=True):
+            if isinstance(item, BotStartError):
+                continue  # the spec stays: run_match starts it again and records why it fails
+            self.open.append(item)
             if self.keep_alive:
-                self.alive[spec] = connection
-            ready.append(connection)
+                self.alive[bots[seat]] = item
+            ready[seat] = item
         return ready
 
     def _close(self, connection: BotConnection) -> None:
@@ -66,7 +69,8 @@ class BotKeeper:
             if not isinstance(item, BotConnection):
                 continue
             healthy = record is not None and seat not in record.forfeited and item.alive()
-            if not (self.keep_alive and healthy):
+            kept = self.alive.get(item.spec) is item  # one process per bot is kept, even if it sat twice
+            if not (self.keep_alive and healthy and kept):
                 self._close(item)
 
     def close(self) -> None:

@@ -84,7 +84,7 @@ def competition_ranking(keys: Sequence[float], *, higher_is_better: bool = True)
     return tuple(sum(1 for other in keys if other < key) for key in keys)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Event:
     """Something that happened, as the referee tells it to the seats allowed to see it.
 
@@ -260,9 +260,13 @@ class State(ABC, Generic[ActionT, ObservationT]):
         return self.current_player() == TERMINAL
 
     def is_legal(self, action: ActionT) -> bool:
-        if self._legal is None:
-            self._legal = self._legal_actions()
-        return action in self._legal
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._legal_actions()
+        for candidate in legal:  # the referee applies an object from the list: cheap identity first
+            if candidate is action:
+                return True
+        return action in legal
 
     def apply(self, action: ActionT) -> None:
         """Validate and apply ``action`` for :meth:`current_player`.

@@ -58,9 +58,12 @@ Decisions (from docs/rules.md, marked *seed* when the seed text settles it, else
 
 from __future__ import annotations
 
+import random
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import cache
+from itertools import combinations_with_replacement
 from typing import ClassVar
 
 from referee.games.base import (
@@ -77,9 +80,13 @@ from referee.games.yahtzee_scoring import (
     ALL_BOXES,
     NUM_DICE,
     VARIANTS,
+    UPPER_BOXES,
+    YAHTZEE_BONUS,
     boxes,
     card_total,
+    checked_card_total,
     delta,
+    dice_table,
     fillable_boxes,
     reroll_choices,
     score_box,
@@ -108,7 +115,15 @@ REROLLS_PER_TURN = 2
 
 
 def _faces(dice: Iterable[int]) -> str:
-    return " ".join(str(d) for d in dice)
+    dice = tuple(dice)
+    return _FACES.get(dice) or " ".join(str(d) for d in dice)
+
+
+_FACES: dict[tuple[int, ...], str] = {}
+"""Texts of sorted dice tuples, filled once (every event line names dice)."""
+for _count in range(1, 6):
+    for _dice in combinations_with_replacement(range(1, 7), _count):
+        _FACES[_dice] = " ".join(map(str, _dice))
 
 
 # --- actions ------------------------------------------------------------------------------
@@ -259,6 +274,44 @@ class YahtzeeObservation:
                 f"totals {totals}")
 
 
+@cache
+def _roll_actions(variant: str, dice: tuple[int, ...]) -> tuple[dict[str, Score], dict[str, Score] | None,
+                                                                tuple[Reroll, ...]]:
+    """The actions one sorted roll allows, built once per roll (252 of them): a :class:`Score`
+    per box, the joker rule's :class:`Score` per box (Yahtzee variant, five equal dice; ``None``
+    otherwise) and every :class:`Reroll`.  Actions are frozen, so states share them."""
+    plain, joker, rerolls = dice_table(variant, dice)
+    jokers = None
+    if variant == "yahtzee" and len(set(dice)) == 1:
+        jokers = {box: Score(box, points, YAHTZEE_BONUS) for box, points in joker.items()}
+    return ({box: Score(box, points) for box, points in plain.items()}, jokers,
+            tuple(Reroll(subset) for subset in rerolls))
+
+
+def roll_dice(rng: random.Random, count: int) -> tuple[int, ...]:
+    """``count`` dice from ``rng``: exactly the values ``rng.randint(1, 6)`` would give, in
+    the same order and using the generator the same way (so seeds replay stored matches), but
+    drawn with ``getrandbits(3)`` and rejection, as ``randint`` does inside, without its
+    argument handling, which was a fifth of the engine's time.  A test holds the two equal."""
+    bits = rng.getrandbits
+    dice = []
+    for _ in range(count):
+        value = bits(3)
+        while value >= 6:
+            value = bits(3)
+        dice.append(value + 1)
+    return tuple(dice)
+
+
+@cache
+def _kept(dice: tuple[int, ...], rerolled: tuple[int, ...]) -> tuple[int, ...]:
+    """``dice`` without the values of ``rerolled`` (a sub-multiset of them)."""
+    kept = list(dice)
+    for value in rerolled:
+        kept.remove(value)
+    return tuple(kept)
+
+
 # --- game and state -----------------------------------------------------------------------
 class YahtzeeGame(Game):
     """Yahtzee (13 boxes, joker rule) or Yams (14 boxes), 1 to 8 players."""
@@ -302,33 +355,40 @@ class YahtzeeState(State[YahtzeeAction, YahtzeeObservation]):
         self.dice: tuple[int, ...] = ()
         self.rerolls_left: int = 0
         self._seat: Seat = 0
+        self._total_turns = self.num_players * len(self.boxes)
         self._script = _Script([tuple(roll) for roll in dice_source or ()])
         self._start_turn()
 
     # --- the fixed API ------------------------------------------------------------------
     def current_player(self) -> Seat:
-        return TERMINAL if self.turns_played == self.total_turns else self._seat
+        return TERMINAL if self.turns_played == self._total_turns else self._seat
 
     def _legal_actions(self) -> list[YahtzeeAction]:
+        # The engine's dice and cards are well formed, so this reads precomputed per-roll
+        # actions (:func:`_roll_actions`) instead of re-checking them with every call of
+        # :func:`fillable_boxes` and :func:`score_box`; the property tests compare the two.
         if self.is_terminal():
             return []
         card = self.cards[self._seat]
-        bonus = yahtzee_bonus(self.variant, self.dice, card)
-        actions: list[YahtzeeAction] = [Score(box, score_box(self.variant, box, self.dice, card), bonus)
-                                        for box in fillable_boxes(self.variant, self.dice, card)]
+        plain, joker, rerolls = _roll_actions(self.variant, self.dice)
+        empty = [box for box in self.boxes if card[box] is None]
+        if joker is None or card["yahtzee"] != 50:
+            actions: list[YahtzeeAction] = [plain[box] for box in empty]
+        else:  # the joker rule: own upper box if empty, else any empty lower box, else any empty box
+            own = UPPER_BOXES[self.dice[0] - 1]
+            lower = [box for box in empty if box not in UPPER_BOXES]
+            actions = [joker[box] for box in ([own] if own in empty else lower or empty)]
         if self.rerolls_left:
-            actions.extend(Reroll(subset) for subset in reroll_choices(self.dice))
+            actions.extend(rerolls)
         return actions
 
     def _apply(self, action: YahtzeeAction) -> None:
         seat = self._seat
         if isinstance(action, Reroll):
-            kept = list(self.dice)
-            for value in action.dice:
-                kept.remove(value)
+            kept = _kept(self.dice, action.dice)
             rolled = tuple(sorted(self._roll(len(action.dice))))
             self.log(seat, f"seat {seat} rerolls {_faces(action.dice)}", action)
-            self.dice = tuple(sorted(kept + list(rolled)))
+            self.dice = tuple(sorted(kept + rolled))
             self.rerolls_left -= 1
             self.log(CHANCE, f"seat {seat} rolled {_faces(rolled)}: dice {_faces(self.dice)}")
             return
@@ -374,7 +434,7 @@ class YahtzeeState(State[YahtzeeAction, YahtzeeObservation]):
 
     def totals(self) -> tuple[int, ...]:
         """Each seat's running total (the final score once the game is over)."""
-        return tuple(card_total(self.variant, card, yahtzee_bonus=bonus)
+        return tuple(checked_card_total(self.variant, card, bonus)
                      for card, bonus in zip(self.cards, self.bonus, strict=True))
 
     def _start_turn(self) -> None:
@@ -394,7 +454,7 @@ class YahtzeeState(State[YahtzeeAction, YahtzeeObservation]):
                 raise ValueError(f"scripted roll {script.used} is {roll!r}; "
                                  f"the engine rolls {count} dice from 1 to 6 here")
             return roll
-        return tuple(self.rng.randint(1, 6) for _ in range(count))
+        return roll_dice(self.rng, count)
 
     def __str__(self) -> str:
         return str(self.observe(0)).replace(" (seat 0)", "", 1)

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
+from functools import cache
 from itertools import product
 from typing import Final
 
@@ -250,8 +251,43 @@ def card_total(variant: str, card: Card, *, yahtzee_bonus: int = 0) -> int:
     filled = check_card(variant, card)
     if yahtzee_bonus < 0 or yahtzee_bonus % YAHTZEE_BONUS or (variant == "yams" and yahtzee_bonus):
         raise ValueError(f"a {variant} card cannot carry a Yahtzee bonus of {yahtzee_bonus}")
-    counted = sum(score or 0 for box, score in filled.items() if box not in ("plus", "minus"))
-    return counted + upper_bonus(variant, filled) + delta(variant, filled) + yahtzee_bonus
+    return checked_card_total(variant, filled, yahtzee_bonus)
+
+
+def checked_card_total(variant: str, filled: Mapping[str, int | None], yahtzee_bonus: int = 0) -> int:
+    """:func:`card_total` of a card known to be well formed (every box of ``variant``, as the
+    engine keeps them): the engine's per-decision path, without re-checking its own card."""
+    upper = 0
+    counted = 0
+    for box, score in filled.items():
+        if score is None:
+            continue
+        if box in _UPPER_SET:
+            upper += score
+        if box not in ("plus", "minus"):
+            counted += score
+    if variant == "yahtzee":
+        bonus = 35 if upper >= 63 else 0
+        spread = 0
+    else:
+        bonus = 30 + (upper - 60) if upper >= 60 else 0
+        plus, minus = filled["plus"], filled["minus"]
+        spread = 0 if plus is None or minus is None else plus - minus
+    return counted + bonus + spread + yahtzee_bonus
+
+
+_UPPER_SET: Final = frozenset(UPPER_BOXES)
+
+
+@cache
+def dice_table(variant: str, dice: Dice) -> tuple[dict[str, int], dict[str, int], tuple[Dice, ...]]:
+    """Everything about one sorted roll that does not depend on the card, computed once by
+    the checked functions above (there are only 252 rolls): each box's score, each box's score
+    under the joker rule, and :func:`reroll_choices`.  The engine's legal actions read it."""
+    names = boxes(variant)
+    plain = {box: score_box(variant, box, dice) for box in names}
+    joker = {box: score_box(variant, box, dice, {"yahtzee": 50}) for box in names}
+    return plain, joker, tuple(reroll_choices(dice))
 
 
 def reroll_choices(dice: Sequence[int]) -> list[Dice]:

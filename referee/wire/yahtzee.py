@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Final
 
 from arena.v1 import yahtzee_pb2
@@ -12,20 +13,28 @@ FIELD: Final = "yahtzee"
 """This game's field in the ``game`` oneof of ``Observation`` and ``Action``."""
 
 
+@lru_cache(maxsize=4096)
+def _scorecard(variant: str, boxes: tuple[str, ...], scores: tuple[int | None, ...], bonus: int,
+               total: int) -> yahtzee_pb2.YahtzeeObservation.Scorecard:
+    """One seat's card as a message, built once per distinct card: a card changes once a turn
+    while the referee sends every seat's card with every request.  The caller copies it
+    (protobuf constructors copy message arguments), so the cached one is never changed."""
+    card = dict(zip(boxes, scores, strict=True))
+    return yahtzee_pb2.YahtzeeObservation.Scorecard(
+        boxes=[yahtzee_pb2.YahtzeeObservation.Box(name=box, filled=score is not None, score=score or 0)
+               for box, score in card.items()],
+        upper_total=upper_total(card),
+        upper_bonus=upper_bonus(variant, card),
+        delta=delta(variant, card),
+        yahtzee_bonus=bonus,
+        total=total,
+    )
+
+
 def observation(obs: YahtzeeObservation) -> yahtzee_pb2.YahtzeeObservation:
     """``obs`` as its protobuf message, scorecards with their computed totals."""
-    cards = []
-    for seat, total in enumerate(obs.totals):
-        card = obs.card(seat)
-        cards.append(yahtzee_pb2.YahtzeeObservation.Scorecard(
-            boxes=[yahtzee_pb2.YahtzeeObservation.Box(name=box, filled=score is not None, score=score or 0)
-                   for box, score in card.items()],
-            upper_total=upper_total(card),
-            upper_bonus=upper_bonus(obs.variant, card),
-            delta=delta(obs.variant, card),
-            yahtzee_bonus=obs.yahtzee_bonus[seat],
-            total=total,
-        ))
+    cards = [_scorecard(obs.variant, obs.boxes, obs.cards[seat], obs.yahtzee_bonus[seat], total)
+             for seat, total in enumerate(obs.totals)]
     return yahtzee_pb2.YahtzeeObservation(
         seat=obs.seat,
         variant=obs.variant,

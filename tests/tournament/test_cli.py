@@ -39,6 +39,8 @@ def played(tmp_path_factory):
                     "--workers", "1", "--seed", "5", "--keep-alive", "--quiet", "--db", str(db))
     assert result.exit_code == 0, result.output
     assert "skipped bot yahtzee-heuristic@1.0 (does not play gin_rummy)" in result.output
+    assert re.search(r"throughput: [\d.]+ matches/min over [\d.]+ s; worker time \d+% starting bots .* "
+                     r"0 start-up forfeit\(s\)", result.output), result.output
     return db
 
 

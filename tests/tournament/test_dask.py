@@ -86,7 +86,8 @@ def reference(tmp_path_factory) -> Path:
     db, tid = create(folder / "local.db", make_bots(folder / "bots"))
     with db:
         summary = run_tournament(db, tid, workers=2)
-    assert summary.played == TOTAL and summary.failed == 0, summary.errors
+    assert summary.played == TOTAL
+    summary.require_real()
     return folder / "local.db"
 
 
@@ -141,7 +142,8 @@ def test_sigkill_of_a_worker_mid_tournament_loses_and_doubles_nothing(tmp_path, 
         killer.join(5)
         client.close()
     assert killed and any(key.startswith("arena-match-") for key in killed[0][1]), "no match was running"
-    assert summary.played == TOTAL and summary.failed == 0, summary.errors
+    assert summary.played == TOTAL
+    summary.require_real()
     assert results(tmp_path / "dask.db") == results(reference)
     assert attempts(tmp_path / "dask.db") == [1] * TOTAL  # each stored once
     assert rated_matches(tmp_path / "dask.db") == TOTAL

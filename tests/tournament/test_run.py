@@ -11,6 +11,8 @@ from arena.scheduler import two_seat
 from arena.storage import Database
 from arena.tournament import TournamentSpec, create_tournament, expand_bots, run_tournament
 from referee.games import make_game
+from referee.result import StartupForfeitError
+from referee.sandbox import SandboxConfig, SandboxMode
 
 from .helpers import write_bot
 
@@ -24,7 +26,7 @@ def test_ratings_put_a_clearly_stronger_bot_first(tmp_path, sample_bots, game, s
         tid = create_tournament(db, TournamentSpec(game=game, bots=tuple(specs), rounds=2 if game == "yahtzee" else 1, seed=3,
                                                    keep_alive=True))
         summary = run_tournament(db, tid, workers=2)
-        assert summary.played == summary.total and summary.failed == 0
+        summary.require_real()
         rows = rating_table(db, game, db.tournament(tid).variant)
     assert rows[0].bot == specs[0].name
     print([(row.bot, round(row.mu, 2), round(row.sigma, 2)) for row in rows])
@@ -63,3 +65,20 @@ def test_the_stored_schedule_uses_duplicate_seeds_for_card_games(tmp_path, sampl
         yahtzee_specs, _ = expand_bots([str(sample_bots)], "yahtzee")
         tid = create_tournament(db, TournamentSpec(game="yahtzee", bots=tuple(yahtzee_specs), seed=1))
         assert db.tournament(tid).duplicate is False
+
+
+def test_a_run_with_a_start_up_forfeit_stores_its_matches_but_is_not_real(tmp_path):
+    """A seat whose bot never starts still lets the match end and count as done: whatever
+    counts matches must call ``require_real``, which names the forfeit."""
+    good = write_bot(tmp_path / "good", "good")
+    broken = write_bot(tmp_path / "broken", "broken")
+    (broken / "bot.toml").write_text('name = "broken"\ncommand = ["./no-such-program"]\n', encoding="utf-8")
+    specs, _ = expand_bots([str(good), str(broken)], "yahtzee")
+    with Database(tmp_path / "t.db") as db:
+        tid = create_tournament(db, TournamentSpec(game="yahtzee", bots=tuple(specs), seed=3,
+                                                   sandbox=SandboxConfig(SandboxMode.NONE)))
+        summary = run_tournament(db, tid, workers=1)
+    assert summary.played == summary.total == 2 and summary.failed == 0
+    assert len(summary.startup_forfeits) == 2 and all("(broken)" in line for line in summary.startup_forfeits)
+    with pytest.raises(StartupForfeitError, match=r"2 start-up forfeit\(s\).*no-such-program"):
+        summary.require_real()

@@ -10,7 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from referee.games.base import CHANCE
-from referee.games.yahtzee import Reroll, Score, YahtzeeGame, YahtzeeState, score_box
+from referee.games.yahtzee import (Reroll, Score, YahtzeeGame, YahtzeeState, card_total, fillable_boxes, roll_dice,
+                                   score_box, yahtzee_bonus)
 from referee.games.yahtzee_scoring import UPPER_BOXES, reroll_choices
 
 seeds = st.integers(min_value=0, max_value=2**32 - 1)
@@ -29,6 +30,18 @@ def expected_total(variant: str, card: dict[str, int | None], bonus: int) -> int
     return rest + (upper - 30 if upper >= 60 else 0) + values["plus"] - values["minus"]
 
 
+def checked_actions(state: YahtzeeState) -> list[Score | Reroll]:
+    """The legal actions built from the checked scoring functions, as the engine once did:
+    the engine's precomputed per-roll tables must give exactly this list."""
+    card = state.cards[state.current_player()]
+    bonus = yahtzee_bonus(state.variant, state.dice, card)
+    actions: list[Score | Reroll] = [Score(box, score_box(state.variant, box, state.dice, card), bonus)
+                                     for box in fillable_boxes(state.variant, state.dice, card)]
+    if state.rerolls_left:
+        actions += [Reroll(subset) for subset in reroll_choices(state.dice)]
+    return actions
+
+
 def play(state: YahtzeeState, chooser: random.Random, *, checks: bool = True) -> list[int]:
     """Play random legal actions to the end; return the chosen indices."""
     chosen = []
@@ -44,6 +57,9 @@ def play(state: YahtzeeState, chooser: random.Random, *, checks: bool = True) ->
                 if isinstance(a, Score):
                     assert state.cards[seat][a.box] is None
                     assert a.points == score_box(state.variant, a.box, state.dice, state.cards[seat])
+            assert actions == checked_actions(state)
+            assert list(state.totals()) == [card_total(state.variant, card, yahtzee_bonus=bonus)
+                                            for card, bonus in zip(state.cards, state.bonus)]
         index = chooser.randrange(len(actions))
         chosen.append(index)
         state.apply(actions[index])
@@ -151,3 +167,30 @@ def test_box_scores_ignore_the_order_of_the_dice(variant: str, faces: list[int],
     for box in UPPER_BOXES:
         face = UPPER_BOXES.index(box) + 1
         assert score_box(variant, box, faces) == face * Counter(faces)[face]
+
+
+@settings(max_examples=50, deadline=None)
+@given(seed=seeds, counts=st.lists(st.integers(min_value=1, max_value=5), min_size=1, max_size=20))
+def test_dice_are_what_randint_gives_so_stored_matches_still_replay(seed: int, counts: list[int]) -> None:
+    fast, reference = random.Random(seed), random.Random(seed)
+    for count in counts:
+        assert roll_dice(fast, count) == tuple(reference.randint(1, 6) for _ in range(count))
+    assert fast.random() == reference.random()  # the generator was used the same way
+
+
+@settings(max_examples=40, deadline=None)
+@given(variant=variants, faces=dice, yahtzee_box=st.sampled_from([None, 0, 50]),
+       filled=st.sets(st.sampled_from(UPPER_BOXES + ("full_house", "chance", "small_straight")), max_size=8))
+def test_legal_actions_match_the_checked_functions_under_the_joker_rule(variant, faces, yahtzee_box, filled) -> None:
+    """Random play rarely meets the joker rule; here five equal dice come often."""
+    state = YahtzeeGame(variant=variant, num_players=1).new_initial_state(0)
+    faces = [faces[0]] * 5 if faces[1] % 2 else faces
+    state.dice = tuple(sorted(faces))
+    for box in filled:
+        if box in state.cards[0]:
+            state.cards[0][box] = 0
+    if "yahtzee" in state.cards[0]:
+        state.cards[0]["yahtzee"] = yahtzee_box
+    state._legal = None
+    if any(score is None for score in state.cards[0].values()):
+        assert state.legal_actions() == checked_actions(state)
