@@ -88,7 +88,6 @@ from referee.games.yahtzee_scoring import (
     delta,
     dice_table,
     fillable_boxes,
-    reroll_choices,
     score_box,
     upper_bonus,
     yahtzee_bonus,
