@@ -1,6 +1,6 @@
 """Solitaire-optimal Yahtzee and Yams: a dynamic programme over scorecard states.
 
-The policy maximises the expected final score of one card (RULES.md section 4).  It needs
+The policy maximises the expected final score of one card (docs/rules/yahtzee.md).  It needs
 only numpy and the arrays of a :class:`Rules` (every box's points for each of the 252 sorted
 dice, the joker rule's fillable boxes, the upper bonus), which :mod:`arena.tables` derives
 from the engine's own scoring functions, so the programme and the referee cannot disagree.
@@ -21,7 +21,7 @@ package but not ``referee``, plays from a saved :class:`Table`.
 
 Yams Plus, Minus and Delta need no extra state: Delta = Plus - Minus counts once both are
 filled, and at the end of a game every box is filled, so the final score gains exactly
-``+Plus - Minus`` whatever the order (RULES.md sets no "Plus above Minus" condition).  Filling
+``+Plus - Minus`` whatever the order (docs/rules/yahtzee.md sets no "Plus above Minus" condition).  Filling
 Plus is paid as ``+sum`` and Minus as ``-sum`` (:attr:`Rules.sign`).
 
 **Rewards** are paid when a box is filled: its points times its sign, the change of the upper
@@ -152,7 +152,7 @@ class Rules:
     joker_bonus: int
     """Added to a roll that meets the joker rule with 50 in the Yahtzee box (100)."""
     joker_when_scratched: bool = False
-    """The official Hasbro rule, *not* RULES.md's: the joker rule (without the +100) also
+    """The official Hasbro rule, *not* arena's (docs/rules/yahtzee.md): the joker rule (without the +100) also
     applies once the Yahtzee box holds 0.  Only for checking the solver against published
     figures; the engine and the bot never set it."""
 
