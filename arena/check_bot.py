@@ -11,6 +11,7 @@ from __future__ import annotations
 import shutil
 import statistics
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from arena.sdk import BoundServer, random_decide, serve
@@ -20,6 +21,13 @@ from referee.games import game_class, game_names
 from referee.match import BotConnection, MatchConfig, TimeControl, run_match
 from referee.result import Fault
 from referee.sandbox import SandboxConfig
+
+
+def percentile(values: Iterable[float], fraction: float) -> float:
+    """The ``fraction`` quantile of ``values`` (not empty): the value at index
+    ``fraction * n`` of the sorted values, the last one at most."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
 
 @dataclass
@@ -37,10 +45,7 @@ class GameCheck:
     duration_s: float = 0.0
 
     def percentile(self, fraction: float) -> float:
-        ordered = sorted(self.latencies_ms)
-        if not ordered:
-            return 0.0
-        return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
+        return percentile(self.latencies_ms, fraction) if self.latencies_ms else 0.0
 
     @property
     def median_ms(self) -> float:

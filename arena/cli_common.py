@@ -13,6 +13,7 @@ import click
 from rich.console import Console
 from rich.table import Table
 
+from referee.games.base import State
 from referee.match import TimeControl
 from referee.result import MatchRecord, MoveStatus
 from referee.sandbox import Limits, SandboxConfig, SandboxError, SandboxMode
@@ -149,20 +150,25 @@ def print_seats(console: Console, players: Sequence[str]) -> None:
 
 
 def print_match_log(console: Console, record: MatchRecord, *, verbose: bool) -> None:
-    """The match as the engine tells it, re-simulated from the record.
+    """The match as the engine tells it, re-simulated from the record by :func:`referee.replay.replay`.
 
     Short (the default): the milestones only, one line per hand, round or battle.  Verbose:
     every move with its status, time and comment, each followed by what it caused (deals,
     draws, hand ends); the full table's view, as an organiser may see it.
     """
-    from referee.games import make_game
+    from referee.replay import replay
 
-    state = make_game(record.game, variant=record.variant, num_players=record.num_players,
-                      settings=record.settings).new_initial_state(record.seed)
-    shown = 0
+    shown = reached = 0
 
-    def flush() -> None:
-        nonlocal shown
+    def on_state(number: int, state: State[Any, Any]) -> None:
+        nonlocal shown, reached
+        reached = number
+        if verbose and number:
+            move = record.moves[number - 1]
+            status = "" if move.status is MoveStatus.OK else f" [{move.status.value}]"
+            comment = f"  # {move.comment}" if move.comment else ""
+            console.print(f"  {number - 1:4d}  seat {move.seat} {record.players[move.seat]}: {move.action}{status} "
+                          f"({move.elapsed_ms:.1f} ms){comment}")
         for event in state.events[shown:]:
             if verbose and event.action is None:
                 console.print(f"        {event.text}")
@@ -170,21 +176,9 @@ def print_match_log(console: Console, record: MatchRecord, *, verbose: bool) -> 
                 console.print(f"  {event.text}")
         shown = len(state.events)
 
-    flush()
-    for number, move in enumerate(record.moves):
-        if state.is_terminal():
-            break
-        legal = state.legal_actions()
-        if not 0 <= move.index < len(legal):
-            console.print(f"  (the record does not replay from move {number}: `arena replay` says why)")
-            return
-        if verbose:
-            status = "" if move.status is MoveStatus.OK else f" [{move.status.value}]"
-            comment = f"  # {move.comment}" if move.comment else ""
-            console.print(f"  {number:4d}  seat {move.seat} {record.players[move.seat]}: {move.action}{status} "
-                          f"({move.elapsed_ms:.1f} ms){comment}")
-        state.apply(legal[move.index])
-        flush()
+    replay(record, on_state)
+    if reached < len(record.moves):
+        console.print(f"  (the record does not replay from move {reached}: `arena replay` says why)")
 
 
 def print_faults(console: Console, record: MatchRecord) -> None:

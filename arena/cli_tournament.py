@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import dataclasses
 import os
-import math
 import random
 import statistics
 import sys
@@ -23,13 +22,14 @@ import click
 from rich import box
 from rich.table import Table
 
+from arena.check_bot import percentile
 from arena.cli_common import (check_output_path, executor_options, make_time_control, parse_settings, print_faults,
                               print_match_log, print_result, sandbox_options, time_control_options)
 from arena.executors import ExecutorError
 from arena.output import Column, console, emit, format_option
 from arena.preflight import preflight
-from arena.queries import BotLookupError, bot_labels, find_bot, h2h_matrix, players_text, rating_json
-from arena.ratings import RatingRow, rating_table, ratings_stale, update_ratings
+from arena.queries import BotLookupError, bot_labels, current_table, find_bot, h2h_matrix, players_text, rating_json
+from arena.ratings import RatingRow, plan_ratings
 from arena.resources import random_bot_copies, sample_bots_dir
 from arena.storage import DEFAULT_DB, Database, StorageError
 from arena.tournament import (RichProgress, RunSummary, TournamentError, TournamentSpec, abandon_tournament,
@@ -303,15 +303,9 @@ def _iso(stamp: float | None) -> str | None:
 
 # --- ratings and results ---------------------------------------------------------------------------------------------
 def print_ratings(db: Database, game: str, variant: str, fmt: str, *, recompute: bool = False) -> list[RatingRow]:
-    if db.readonly:
-        if recompute or ratings_stale(db, game, variant):
-            # The table is derived data; bring it up to date through a writable connection,
-            # opened only now that the file is known to be an arena database.
-            with open_db(db.path) as writer:
-                update_ratings(writer, game, variant, recompute=recompute)
-    else:
-        update_ratings(db, game, variant, recompute=recompute)
-    rows = rating_table(db, game, variant)
+    """The up-to-date table, computed from the stored one and the results without writing
+    (:func:`arena.queries.current_table`, as the web server does)."""
+    rows = current_table(db, game, variant, plan_ratings(db, game, variant, recompute=recompute))
     emit(RATING_COLUMNS, [rating_json(r) for r in rows], fmt, title=f"{game} ({variant}) ratings")
     return rows
 
@@ -411,10 +405,8 @@ def matches(tournament_id: int | None, game: str | None, bot_name: str | None, s
                                       "forfeited", "status", "reason")], seat_rows, fmt)
         return
     if fmt in ("table", "markdown"):
-        for row in rows:
-            ranks = row["ranking"] or [None] * len(row["players"])
-            row["players"] = ", ".join(name + (f" #{rank + 1}" if rank is not None else "")
-                                       for name, rank in zip(row["players"], ranks))
+        for row, match in zip(rows, found_matches):
+            row["players"] = players_text(match, labels)
             row["game"] = f"{row['game']}/{row['variant']}"
     wanted = ", ".join(f"{name} {value}" for name, value in (("tournament", tournament_id), ("game", game),
                                                                ("bot", bot_name), ("status", status))
@@ -488,7 +480,7 @@ def decision_times(record: MatchRecord) -> list[dict[str, Any]]:
         times = sorted(m.elapsed_ms for m in record.moves if m.seat == seat and m.status is not MoveStatus.FORFEITED)
         rows.append({"seat": seat, "bot": name, "decisions": len(times),
                      "median_ms": statistics.median(times) if times else None,
-                     "p99_ms": times[min(len(times) - 1, math.ceil(0.99 * len(times)) - 1)] if times else None,
+                     "p99_ms": percentile(times, 0.99) if times else None,
                      "max_ms": times[-1] if times else None})
     return rows
 

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
-from referee.bots import BotSpec, BotStartError
+from referee.bots import BotSpec, BotStartError, claims
 from referee.match import BotConnection
 from referee.sandbox import SandboxConfig, SandboxError
 from referee.untrusted import clean
@@ -51,7 +51,7 @@ def check_bot_ready(spec: BotSpec, game: str, *, startup_timeout: float, sandbox
     try:
         info = connection.info
         games = list(info.games)
-        if "*" not in games and game not in games:
+        if not claims(games, game):
             return BotCheck(spec, f"does not play {game} (it reports {', '.join(games) or 'no game'})")
         name, version = clean(info.name, 64).strip(), clean(info.version, 64).strip()
         warnings = []

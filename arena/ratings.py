@@ -130,17 +130,6 @@ def game_teams(game: str) -> tuple[tuple[int, ...], ...] | None:
         return None
 
 
-def ratings_stale(db: Database, game: str, variant: str) -> bool:
-    """Whether the stored table of ``game``/``variant`` misses played matches (read-only check)."""
-    state = db.conn.execute("SELECT last_match_id, rated_count FROM rating_state WHERE game = ? AND variant = ?",
-                            (game, variant)).fetchone()
-    latest = db.conn.execute("SELECT COALESCE(MAX(id), 0), COUNT(*) FROM matches WHERE game = ? AND variant = ?"
-                             " AND status = 'done'", (game, variant)).fetchone()
-    if state is None:
-        return bool(latest[1])
-    return (state[0], state[1]) != (latest[0], latest[1])
-
-
 @dataclass
 class RatingPlan:
     """What :func:`update_ratings` would store, computed without writing (the web server is read-only)."""

@@ -52,6 +52,7 @@ import sys
 import tempfile
 import threading
 import tomllib
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
@@ -68,6 +69,13 @@ SHARED_FOLDERS = (sample_bots_dir().resolve(), proto_dir().resolve())
 sample bots and the protocol, in the checkout or inside the installed package."""
 _ADDRESS = re.compile(r"^(unix:.+|[A-Za-z0-9_.\-]+:\d+|\[[0-9a-fA-F:]+\]:\d+)$")
 BUILD_HINT_LIMIT = 200
+
+
+def claims(games: Iterable[str], game: str) -> bool:
+    """Whether a bot that lists ``games`` (its manifest's, or what it reports) plays ``game``;
+    ``"*"`` is every game."""
+    games = tuple(games)
+    return "*" in games or game in games
 
 
 class BotSpecError(ValueError):
@@ -99,7 +107,7 @@ class BotSpec:
     """Sets of arena's precomputed tables the bot reads (the manifest's ``[sandbox] tables``)."""
 
     def plays(self, game: str) -> bool:
-        return "*" in self.games or game in self.games
+        return claims(self.games, game)
 
     @property
     def label(self) -> str:

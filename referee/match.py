@@ -29,7 +29,7 @@ import grpc
 
 from arena.v1 import bot_pb2
 from referee import wire
-from referee.bots import BotProcess, BotSpec, BotStartError
+from referee.bots import BotProcess, BotSpec, BotStartError, claims
 from referee.client import MAX_MESSAGE_BYTES, PROTOCOL_VERSION, REFUSED_PATIENCE, BotClient
 from referee.games import make_game
 from referee.games.base import Outcome, State
@@ -267,7 +267,7 @@ class MatchRunner:
             if info.protocol_version != PROTOCOL_VERSION:
                 self._fault(seat, FaultKind.STARTUP, f"speaks protocol version {info.protocol_version}, "
                                                      f"not {PROTOCOL_VERSION}")
-            elif "*" not in info.games and self.game.name not in info.games:
+            elif not claims(info.games, self.game.name):
                 self._fault(seat, FaultKind.STARTUP, f"does not play {self.game.name} "
                                                      f"(it plays {', '.join(info.games) or 'nothing'})")
 
