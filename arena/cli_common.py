@@ -100,12 +100,15 @@ def sandbox_options(function: F) -> F:
 
 
 def executor_options(function: F) -> F:
-    """Add --executor and --scheduler; the command gets ``executor_factory``: ``None`` for the
-    local workers, else a factory of Dask executors (checked here: without the ``distributed``
-    extra, a one-line error before anything is written)."""
+    """Add --executor, --scheduler and --pin-cpus; the command gets ``executor_factory``: ``None``
+    for the local workers as they come, a factory of unpinned local workers, or a factory of
+    Dask executors (checked here: without the ``distributed`` extra, a one-line error before
+    anything is written)."""
 
-    def wrapper(*args: Any, executor: str, scheduler: str | None, **kwargs: Any) -> Any:
+    def wrapper(*args: Any, executor: str, scheduler: str | None, pin_cpus: bool, **kwargs: Any) -> Any:
         factory = None
+        if executor == "local" and not pin_cpus:
+            factory = _unpinned_local
         if executor == "dask":
             try:
                 from arena.executors.dask import executor_factory
@@ -125,10 +128,20 @@ def executor_options(function: F) -> F:
                      help="With --executor dask: the scheduler of a running cluster, which then plays as many "
                           "matches at once as it has worker threads (default: start a local cluster of "
                           "--workers processes)."),
+        click.option("--pin-cpus/--no-pin-cpus", default=True, show_default=True,
+                     help="Local workers: run each worker and its bots on one CPU of their own (in turn over the "
+                          "CPUs), which makes calls faster and the clock fairer; --no-pin-cpus lets bots use "
+                          "every CPU (for bots that think on several threads)."),
     ]
     for option in reversed(options):
         wrapper = option(wrapper)
     return wrapper  # type: ignore[return-value]
+
+
+def _unpinned_local(workers: int, keep_alive: bool) -> Any:
+    from arena.executors.local import LocalExecutor
+
+    return LocalExecutor(workers, keep_alive=keep_alive, pin_cpus=False)
 
 
 def print_result(console: Console, record: MatchRecord, title: str) -> None:

@@ -17,6 +17,7 @@ own, and the load average.
 from __future__ import annotations
 
 import argparse
+import itertools
 import os
 import statistics
 import subprocess
@@ -25,6 +26,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from arena.executors.local import LocalExecutor
 from arena.storage import Database
 from arena.tournament import TournamentSpec, create_tournament, expand_bots, run_tournament
 from referee.match import TimeControl
@@ -64,14 +66,15 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
-def measure(game: str, rounds: int, folder: Path) -> dict[str, float]:
+def measure(game: str, rounds: int, folder: Path, pin_cpus: bool = True) -> dict[str, float]:
     specs, _ = expand_bots(write_sleepers(folder / "bots", 4, game), game)
     extra: list[float] = []
     with Database(folder / "clock.db") as db:
         tid = create_tournament(db, TournamentSpec(game=game, bots=tuple(specs), rounds=rounds, table_size=2, seed=9,
                                                    keep_alive=True, time_control=TimeControl(move_timeout=1.0)))
         begin = time.monotonic()
-        summary = run_tournament(db, tid, workers=2)
+        summary = run_tournament(db, tid, workers=2,
+                                 executor_factory=lambda n, keep: LocalExecutor(n, keep_alive=keep, pin_cpus=pin_cpus))
         wall = time.monotonic() - begin
         summary.require_real()
         for match in db.matches(tournament_id=tid):
@@ -90,17 +93,21 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=8, help="rounds of the 4-bot, 2-seat tournament")
     parser.add_argument("--hogs", type=int, default=2, help="busy-looping processes for the loaded run")
     parser.add_argument("--min-decisions", type=int, default=5000)
+    parser.add_argument("--pin", choices=["on", "off", "both"], default="both",
+                        help="pin each worker and its bots to one CPU (arena's default), or not, or both in turn")
     options = parser.parse_args()
-    for label, hogs in (("as is", 0), (f"+{options.hogs} busy processes", options.hogs)):
+    pins = {"on": [True], "off": [False], "both": [True, False]}[options.pin]
+    for (label, hogs), pin in itertools.product((("as is", 0), (f"+{options.hogs} busy processes", options.hogs)),
+                                                pins):
         started = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(hogs)]
         try:
             with tempfile.TemporaryDirectory(prefix="arena-clock-") as tmp:
-                row = measure(options.game, options.rounds, Path(tmp))
+                row = measure(options.game, options.rounds, Path(tmp), pin)
         finally:
             for hog in started:
                 hog.kill()
                 hog.wait()
-        print(f"{label:20s} {row['decisions']} decisions in {row['wall_s']:.0f} s; charged minus own think time: "
+        print(f"{label:20s} {'pinned  ' if pin else 'unpinned'} {row['decisions']} decisions in {row['wall_s']:.0f} s; charged minus own think time: "
               f"median {row['median']:.2f} ms, p99 {row['p99']:.2f} ms, max {row['max']:.1f} ms "
               f"(min {row['min']:.2f}); load {row['load']:.1f}", flush=True)
         if row["decisions"] < options.min_decisions:
