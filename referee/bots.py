@@ -41,6 +41,7 @@ those of a referee that was killed (``kill -9``) are removed by the next referee
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import re
@@ -445,6 +446,28 @@ class BotProcess:
         except OSError:
             return None
         return int(children[0]) if children else None
+
+    def pin(self, cpus: set[int]) -> None:
+        """Move the bot and every process it started, with all their threads, onto ``cpus``.
+
+        For a bot started before its worker needed it (on any CPU, while the worker's CPU was
+        busy playing): it then plays next to its referee.  Processes that vanish meanwhile, or
+        that the bot moved out of reach, are skipped: where a bot runs is a matter of speed,
+        not of safety.
+        """
+        pids, index = [self.process.pid], 0
+        while index < len(pids):
+            pid = pids[index]
+            index += 1
+            try:
+                for task in os.listdir(f"/proc/{pid}/task"):
+                    with contextlib.suppress(OSError):
+                        os.sched_setaffinity(int(task), cpus)
+                    with contextlib.suppress(OSError):
+                        pids += [int(child) for child in
+                                 Path(f"/proc/{pid}/task/{task}/children").read_text().split()]
+            except OSError:
+                continue
 
     def stop(self, grace: float = 2.0) -> None:
         """Stop the bot and everything it started.

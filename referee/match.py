@@ -94,17 +94,24 @@ class BotConnection:
         :raises SandboxError: if ``sandbox`` asks for bwrap and bwrap does not work here.
         """
         self.spec = spec
+        begin = time.monotonic()
         self.process = BotProcess(spec, sandbox) if spec.command is not None else None
         self.client = BotClient(self.process.address if self.process else str(spec.address))
+        launched = time.monotonic()
+        self.startup_phases: dict[str, float] = {"launch": launched - begin}
+        """Seconds to start the process, then until SERVING, then until Identify answered."""
         try:
             alive = self.process.alive if self.process else (lambda: True)
             # A bot given by address should be running already: refusals mean it is not there.
             problem = self.client.wait_serving(startup_timeout, alive,
                                                refused_patience=None if self.process else REFUSED_PATIENCE)
+            serving = time.monotonic()
+            self.startup_phases["serving"] = serving - launched
             if problem is None:
                 reply = self.client.identify(startup_timeout)
                 problem = None if reply.ok else f"Identify failed: {reply.code.name}: {reply.detail}"
                 self.info: bot_pb2.BotInfo = reply.response
+                self.startup_phases["identify"] = time.monotonic() - serving
             if problem is not None:
                 if self.process and not self.process.alive():
                     problem = f"{problem}; {self.process.exit_description()}{spec.build_hint(missing=False)}"
@@ -158,7 +165,7 @@ def start_bots(specs: Sequence[BotSpec], startup_timeout: float,
         wait(futures)
     except BaseException:
         for future in futures:
-            future.add_done_callback(_close_unwanted)
+            future.add_done_callback(close_unwanted)
         raise
     results = []
     failure: BaseException | None = None
@@ -178,7 +185,7 @@ def start_bots(specs: Sequence[BotSpec], startup_timeout: float,
     return results
 
 
-def _close_unwanted(future: Future[BotConnection]) -> None:
+def close_unwanted(future: Future[BotConnection]) -> None:
     """Stop a bot whose start was still under way when its caller gave up."""
     if not future.cancelled() and future.exception() is None:
         future.result().close()

@@ -13,6 +13,7 @@ Every executor plays a job the same way, with :func:`play_job` and a
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -81,8 +82,11 @@ class Executor(Protocol):
 
 
 
-def play_job(job: MatchJob, keeper: BotKeeper) -> JobResult:
-    """Play one job with the worker's bots; exceptions become an error result."""
+def play_job(job: MatchJob, keeper: BotKeeper, on_ready: Callable[[], None] | None = None) -> JobResult:
+    """Play one job with the worker's bots; exceptions become an error result.
+
+    ``on_ready`` is called once the bots are ready, as the match begins (a local worker then
+    starts its next match's bots)."""
     used: list[BotSpec | BotConnection | BotUnavailable] = []
     record: MatchRecord | None = None
     error: str | None = None
@@ -92,6 +96,8 @@ def play_job(job: MatchJob, keeper: BotKeeper) -> JobResult:
         used = keeper.acquire(job.bots, job.config.time_control.startup_timeout, job.config.sandbox,
                               job.files_hashes)
         startup = time.monotonic() - start
+        if on_ready is not None:
+            on_ready()
         record = run_match(job.config, used)
         play = time.monotonic() - start - startup
         if not record.finished:

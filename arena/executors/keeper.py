@@ -1,13 +1,19 @@
-"""A worker's bots: started per match, or kept alive across the matches one worker plays."""
+"""A worker's bots: started per match, or kept alive across the matches one worker plays,
+and the next match's bots started early, while the current one plays."""
 
 from __future__ import annotations
 
+import os
+import threading
 from collections.abc import Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 
 from referee.bots import BotSpec, BotStartError, bot_files_hash
-from referee.match import BotConnection, BotUnavailable, start_bots
+from referee.match import BotConnection, BotUnavailable, close_unwanted, start_bots
 from referee.result import MatchRecord
 from referee.sandbox import SandboxConfig
+
+_EARLY_THREADS = 8
 
 
 class BotKeeper:
@@ -15,12 +21,82 @@ class BotKeeper:
 
     Every open connection is tracked, so :meth:`close` stops them all even when a SIGTERM
     cut a :meth:`release` short.
+
+    ``cpu``: the CPU the worker is pinned to (or None).  Bots started early run on any of
+    ``start_cpus`` while they boot (the worker's own CPU is busy with the current match),
+    and move to ``cpu`` when their match takes them.
     """
 
-    def __init__(self, keep_alive: bool) -> None:
+    def __init__(self, keep_alive: bool, cpu: int | None = None, start_cpus: set[int] | None = None) -> None:
         self.keep_alive = keep_alive
+        self.cpu = cpu
+        self.start_cpus = start_cpus
         self.alive: dict[BotSpec, BotConnection] = {}
         self.open: list[BotConnection] = []
+        self._early: dict[BotSpec, list[Future[BotConnection]]] = {}
+        self._early_lock = threading.Lock()
+        self._early_pool: ThreadPoolExecutor | None = None
+        self._closed = False
+
+    # --- early start: the next match's bots while this one plays --------------------------------
+    def prestart(self, bots: Sequence[BotSpec], startup_timeout: float, sandbox: SandboxConfig,
+                 files_hashes: Sequence[str] = ()) -> int:
+        """Start, in the background, the bots that :meth:`acquire` would start for these seats.
+
+        Safe to call from another thread while a match plays; the next :meth:`acquire` takes
+        them, and stops those it does not need.  Bots kept alive and bots whose folder differs
+        from the registered one are not started.  Returns how many starts were begun.
+        """
+        with self._early_lock:
+            if self._closed:
+                return 0
+            if self._early_pool is None:
+                self._early_pool = ThreadPoolExecutor(_EARLY_THREADS, thread_name_prefix="arena-bot-early",
+                                                      initializer=self._unpin_thread)
+            begun = 0
+            for seat, spec in enumerate(bots):
+                kept = self.alive.get(spec)
+                if kept is not None and kept.alive():
+                    continue
+                if seat < len(files_hashes) and files_problem(spec, files_hashes[seat]) is not None:
+                    continue  # acquire says why, as a forfeit
+                future = self._early_pool.submit(BotConnection, spec, startup_timeout, sandbox)
+                self._early.setdefault(spec, []).append(future)
+                begun += 1
+            return begun
+
+    def _unpin_thread(self) -> None:
+        """Early starts boot on any CPU: the worker's own is busy playing the current match."""
+        if self.start_cpus:
+            os.sched_setaffinity(0, self.start_cpus)
+
+    def _take_early(self, spec: BotSpec) -> Future[BotConnection] | None:
+        with self._early_lock:
+            futures = self._early.get(spec)
+            if not futures:
+                return None
+            future = futures.pop(0)
+            if not futures:
+                del self._early[spec]
+            return future
+
+    def _drop_early(self) -> None:
+        """Stop early-started bots that no match took, as soon as they are up."""
+        with self._early_lock:
+            unwanted = [future for futures in self._early.values() for future in futures]
+            self._early.clear()
+        for future in unwanted:
+            future.add_done_callback(close_unwanted)
+
+    def _from_early(self, future: Future[BotConnection]) -> BotConnection | BotStartError:
+        """The early-started bot, moved to the worker's CPU, or why it did not start."""
+        try:
+            connection = future.result()
+        except BotStartError as error:
+            return error
+        if self.cpu is not None and connection.process is not None:
+            connection.process.pin({self.cpu})
+        return connection
 
     def acquire(self, bots: Sequence[BotSpec], startup_timeout: float, sandbox: SandboxConfig,
                 files_hashes: Sequence[str] = ()) -> list[BotSpec | BotConnection | BotUnavailable]:
@@ -31,6 +107,7 @@ class BotKeeper:
         """
         ready: list[BotSpec | BotConnection | BotUnavailable] = []
         to_start: list[int] = []
+        early: dict[int, Future[BotConnection]] = {}
         for seat, spec in enumerate(bots):
             kept = self.alive.pop(spec, None)
             if kept is not None and kept.alive():
@@ -44,13 +121,27 @@ class BotKeeper:
                 ready.append(BotUnavailable(spec, problem))
                 continue
             ready.append(spec)
-            to_start.append(seat)
+            future = self._take_early(spec)
+            if future is not None:
+                early[seat] = future
+            else:
+                to_start.append(seat)
+        self._drop_early()  # started for seats that a kept bot now serves
         # All at once (start_bots): a 6-seat table waits for its slowest bot, not for six in a row.
-        for seat, item in zip(to_start, start_bots([bots[seat] for seat in to_start], startup_timeout, sandbox),
-                              strict=True):
+        results = dict(zip(to_start, start_bots([bots[seat] for seat in to_start], startup_timeout, sandbox),
+                           strict=True))
+        try:
+            for seat in list(early):
+                results[seat] = self._from_early(early.pop(seat))
+        finally:
+            for future in early.values():  # an early start failed unexpectedly: stop the others
+                future.add_done_callback(close_unwanted)
+            for item in results.values():  # tracked first, so that close() stops them whatever happens
+                if isinstance(item, BotConnection):
+                    self.open.append(item)
+        for seat, item in sorted(results.items()):
             if isinstance(item, BotStartError):
                 continue  # the spec stays: run_match starts it again and records why it fails
-            self.open.append(item)
             if self.keep_alive:
                 self.alive[bots[seat]] = item
             ready[seat] = item
@@ -74,7 +165,12 @@ class BotKeeper:
                 self._close(item)
 
     def close(self) -> None:
-        """Stop every bot still running."""
+        """Stop every bot still running, and every early start as soon as it is up."""
+        with self._early_lock:
+            self._closed = True
+        self._drop_early()
+        if self._early_pool is not None:
+            self._early_pool.shutdown(wait=False, cancel_futures=True)
         while self.open:
             try:
                 self._close(self.open[-1])

@@ -1,9 +1,11 @@
 """The local executor: N referee worker processes on this machine.
 
-Workers are spawned (a clean interpreter each) and talk to the parent over a pipe: a job in,
-a :class:`~arena.executors.JobResult` out.  A worker whose parent disappears (``kill -9``)
-notices within half a second, stops its bots and exits.  A worker that dies mid-match is
-reported as an error result for that match and replaced.
+Workers are spawned (a clean interpreter each) and talk to the parent over a pipe: jobs in,
+one :class:`~arena.executors.JobResult` out per job, in order.  Each worker is sent its next
+job while it plays one, and starts that job's bots meanwhile.  A worker whose parent
+disappears (``kill -9``) notices within half a second, stops its bots and exits.  A worker
+that dies mid-match is reported as an error result for that match and replaced; the
+replacement gets the job that was waiting.
 """
 
 from __future__ import annotations
@@ -14,18 +16,26 @@ import os
 import signal
 import threading
 import time
+from collections import deque
 from typing import Any
 
 from arena.executors import JobResult, MatchJob, play_job
 from arena.executors.keeper import BotKeeper
+
+JOBS_PER_WORKER = 2
+"""The match a worker plays and the next one, whose bots it starts meanwhile."""
 
 
 def _worker_main(conn: multiprocessing.connection.Connection, parent_pid: int, keep_alive: bool,
                  cpu: int | None = None) -> None:
     """A worker process: play jobs from ``conn`` until it closes, the parent dies, or SIGTERM.
 
-    With ``cpu``, the worker and every bot it starts run on that one CPU (see :func:`worker_cpus`).
+    With ``cpu``, the worker and the bots of its matches run on that one CPU (see
+    :func:`worker_cpus`).  A job that arrives while a match plays (the executor sends each
+    worker its next job ahead) has its bots started at once, so that they are ready when
+    the match ends.
     """
+    everywhere = os.sched_getaffinity(0) if cpu is not None else None
     if cpu is not None:
         os.sched_setaffinity(0, {cpu})  # before any thread or bot exists: they all inherit it
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides what Ctrl-C means
@@ -45,16 +55,50 @@ def _worker_main(conn: multiprocessing.connection.Connection, parent_pid: int, k
         os.kill(os.getpid(), signal.SIGTERM)
 
     threading.Thread(target=_watch_parent, daemon=True).start()
-    keeper = BotKeeper(keep_alive)
-    try:
+    keeper = BotKeeper(keep_alive, cpu, everywhere)
+    arrived = threading.Condition()
+    waiting: deque[MatchJob | None] = deque()  # received, not yet taken; None: no more jobs
+    playing = [False]
+    started_early: list[int | None] = [None]  # the match id whose bots were started early
+
+    def _start_next_early() -> None:
+        """With ``arrived`` held: while a match plays, start the bots of the next one (once)."""
+        job = waiting[0] if waiting else None
+        if playing[0] and job is not None and started_early[0] != job.match_id:
+            started_early[0] = job.match_id
+            keeper.prestart(job.bots, job.config.time_control.startup_timeout, job.config.sandbox,
+                            job.files_hashes)
+
+    def _receive() -> None:
         while True:
             try:
                 job = conn.recv()
             except (EOFError, OSError):
-                return
+                job = None
+            with arrived:
+                waiting.append(job)
+                _start_next_early()
+                arrived.notify()
             if job is None:
                 return
-            result = play_job(job, keeper)
+
+    def _ready() -> None:
+        with arrived:
+            playing[0] = True
+            _start_next_early()
+
+    threading.Thread(target=_receive, daemon=True, name="arena-jobs").start()
+    try:
+        while True:
+            with arrived:
+                while not waiting:
+                    arrived.wait()
+                job = waiting.popleft()
+            if job is None:
+                return
+            result = play_job(job, keeper, _ready)
+            with arrived:
+                playing[0] = False
             try:
                 conn.send(result)
             except (BrokenPipeError, OSError):
@@ -88,62 +132,74 @@ class _Worker:
         self.process = context.Process(target=_worker_main, args=(child, os.getpid(), keep_alive, cpu), daemon=True)
         self.process.start()
         child.close()
-        self.job: MatchJob | None = None
+        self.jobs: deque[MatchJob] = deque()
+        """Sent and not yet answered: the one playing, then the one whose bots start early."""
 
 
 class LocalExecutor:
-    """N worker processes on this machine (spawned, so each has a clean interpreter)."""
+    """N worker processes on this machine (spawned, so each has a clean interpreter).
+
+    Each worker holds up to :data:`JOBS_PER_WORKER` jobs: the match it plays and the next
+    one, whose bots it starts while the first plays.  So :attr:`slots` is twice the workers,
+    while only as many matches as workers play at once.
+    """
 
     def __init__(self, workers: int, *, keep_alive: bool = False, pin_cpus: bool = True) -> None:
-        self.slots = max(1, workers)
+        workers = max(1, workers)
+        self.slots = JOBS_PER_WORKER * workers
         self.keep_alive = keep_alive
         self._context = multiprocessing.get_context("spawn")
-        cpus = worker_cpus(self.slots) if pin_cpus else [None] * self.slots
+        cpus = worker_cpus(workers) if pin_cpus else [None] * workers
         self._workers = [_Worker(self._context, keep_alive, cpu) for cpu in cpus]
 
     def submit(self, job: MatchJob) -> None:
-        for index, worker in enumerate(self._workers):
-            if worker.job is None:
-                if not worker.process.is_alive():
-                    worker.conn.close()
-                    worker = self._workers[index] = _Worker(self._context, self.keep_alive, worker.cpu)
-                worker.job = job
-                worker.conn.send(job)
-                return
-        raise RuntimeError("no free worker")
+        """To the worker with the fewest jobs: an idle one plays it at once."""
+        index = min(range(len(self._workers)), key=lambda i: len(self._workers[i].jobs))
+        worker = self._workers[index]
+        if len(worker.jobs) >= JOBS_PER_WORKER:
+            raise RuntimeError("no free worker")
+        if not worker.jobs and not worker.process.is_alive():
+            worker.conn.close()
+            worker = self._workers[index] = _Worker(self._context, self.keep_alive, worker.cpu)
+        worker.jobs.append(job)
+        worker.conn.send(job)
 
     def running(self) -> int:
-        return sum(1 for worker in self._workers if worker.job is not None)
+        return sum(len(worker.jobs) for worker in self._workers)
 
     def poll(self, timeout: float) -> list[JobResult]:
-        busy = [w for w in self._workers if w.job is not None]
+        busy = [w for w in self._workers if w.jobs]
         if not busy:
             return []
         waitables: list[Any] = [w.conn for w in busy] + [w.process.sentinel for w in busy]
         ready = multiprocessing.connection.wait(waitables, timeout)
         results = []
         for index, worker in enumerate(self._workers):
-            job = worker.job
-            if job is None or (worker.conn not in ready and worker.process.sentinel not in ready):
+            if not worker.jobs or (worker.conn not in ready and worker.process.sentinel not in ready):
                 continue
             try:
                 result = worker.conn.recv() if worker.conn.poll() else None
             except (EOFError, OSError):
                 result = None
-            if result is None:  # the worker died mid-match: report it and replace the worker
+            if result is None:  # the worker died mid-match: report it, replace the worker, resend the next job
                 worker.process.join(1.0)
                 code = worker.process.exitcode
+                job = worker.jobs.popleft()
                 results.append(JobResult(job.match_id, None, f"worker process died (exit code {code})"))
                 worker.conn.close()
-                self._workers[index] = _Worker(self._context, self.keep_alive, worker.cpu)
+                replacement = self._workers[index] = _Worker(self._context, self.keep_alive, worker.cpu)
+                for waiting in worker.jobs:
+                    replacement.jobs.append(waiting)
+                    replacement.conn.send(waiting)
                 continue
-            worker.job = None
+            job = worker.jobs.popleft()
+            assert result.match_id == job.match_id, (result.match_id, job.match_id)
             results.append(result)
         return results
 
     def close(self, *, abandon: bool = False) -> None:
         for worker in self._workers:
-            if abandon and worker.job is not None and worker.process.is_alive():
+            if abandon and worker.jobs and worker.process.is_alive():
                 worker.process.terminate()  # SIGTERM: the worker stops its bots on the way out
             try:
                 worker.conn.send(None)

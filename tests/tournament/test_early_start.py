@@ -1,0 +1,102 @@
+"""A worker starts the bots of its next match while the current one plays (BotKeeper.prestart):
+the next acquire takes them ready, unused ones are stopped, and they end on the worker's CPU."""
+
+from __future__ import annotations
+
+import os
+import time
+
+import pytest
+
+from arena.executors.keeper import BotKeeper
+from referee.bots import BotSpec
+from referee.sandbox import SandboxConfig
+
+from .helpers import write_bot
+
+SANDBOX = SandboxConfig()
+TIMEOUT = 20.0
+
+
+@pytest.fixture
+def specs(tmp_path) -> list[BotSpec]:
+    return [BotSpec.from_manifest(write_bot(tmp_path / name, name)) for name in ("a", "b", "c")]
+
+
+def wait_until(condition, seconds: float = 10.0) -> bool:
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        if condition():
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def test_the_next_matchs_bots_start_while_one_plays_and_are_taken_ready(specs):
+    keeper = BotKeeper(keep_alive=False)
+    try:
+        playing = keeper.acquire(specs[:2], TIMEOUT, SANDBOX)
+        assert keeper.prestart([specs[2], specs[0]], TIMEOUT, SANDBOX) == 2
+        early = [future for futures in keeper._early.values() for future in futures]
+        assert wait_until(lambda: all(future.done() for future in early))
+        keeper.release(playing, None)
+        taken = keeper.acquire([specs[2], specs[0]], TIMEOUT, SANDBOX)
+        started_early = {future.result() for future in early}
+        assert set(taken) == started_early and all(c.alive() for c in started_early)  # none started anew
+        keeper.release(taken, None)
+        assert not any(c.alive() for c in started_early)
+    finally:
+        keeper.close()
+
+
+def test_early_bots_no_match_takes_are_stopped(specs):
+    keeper = BotKeeper(keep_alive=False)
+    try:
+        playing = keeper.acquire(specs[:1], TIMEOUT, SANDBOX)
+        assert keeper.prestart(specs[1:], TIMEOUT, SANDBOX) == 2
+        futures = [f for futures in keeper._early.values() for f in futures]
+    finally:
+        keeper.close()  # as on SIGTERM or the end of a tournament, while the early starts may be booting
+    connections = [f.result(timeout=TIMEOUT) for f in futures]
+    assert wait_until(lambda: not any(c.alive() for c in connections)), "early-started bots left running"
+    assert not any(c.alive() for c in playing)
+
+
+def test_a_kept_bot_is_not_started_again_and_a_spare_one_is_stopped(specs):
+    keeper = BotKeeper(keep_alive=True)
+    try:
+        playing = keeper.acquire(specs[:2], TIMEOUT, SANDBOX)
+        assert keeper.prestart(specs[:2], TIMEOUT, SANDBOX) == 0  # both are kept alive
+        assert keeper.prestart(specs[1:], TIMEOUT, SANDBOX) == 1  # only c needs a process
+        spare = keeper._early[specs[2]][0]
+        keeper.release(playing, None)  # no record: nothing is healthy, so nothing stays kept
+        taken = keeper.acquire(specs[1:], TIMEOUT, SANDBOX)
+        assert spare.result() in taken
+        keeper.release(taken, None)
+    finally:
+        keeper.close()
+
+
+@pytest.mark.skipif(not hasattr(os, "sched_setaffinity") or len(os.sched_getaffinity(0)) < 2,
+                    reason="CPU affinity needs Linux and at least 2 CPUs")
+def test_early_bots_boot_anywhere_and_play_on_the_workers_cpu(specs):
+    everywhere = os.sched_getaffinity(0)
+    cpu = max(everywhere)
+    keeper = BotKeeper(keep_alive=False, cpu=cpu, start_cpus=everywhere)
+    try:
+        playing = keeper.acquire(specs[:1], TIMEOUT, SANDBOX)
+        keeper.prestart(specs[1:2], TIMEOUT, SANDBOX)
+        (future,) = keeper._early[specs[1]]
+        booting = future.result(timeout=TIMEOUT)
+        assert os.sched_getaffinity(booting.process.process.pid) == everywhere
+        keeper.release(playing, None)
+        (taken,) = keeper.acquire(specs[1:2], TIMEOUT, SANDBOX)
+        assert taken is booting
+        pids = [booting.process.process.pid]
+        init = booting.process.sandbox_init()
+        pids += [init] if init is not None else []
+        for pid in pids:
+            for task in os.listdir(f"/proc/{pid}/task"):
+                assert os.sched_getaffinity(int(task)) == {cpu}
+    finally:
+        keeper.close()
