@@ -22,9 +22,9 @@ class BotKeeper:
     Every open connection is tracked, so :meth:`close` stops them all even when a SIGTERM
     cut a :meth:`release` short.
 
-    ``cpu``: the CPU the worker is pinned to (or None).  Bots started early run on any of
-    ``start_cpus`` while they boot (the worker's own CPU is busy with the current match),
-    and move to ``cpu`` when their match takes them.
+    ``cpu``: the CPU the worker is pinned to (or None).  Bots started early boot on
+    ``start_cpus`` (the worker's own CPU is busy with the current match), and move to
+    ``cpu`` when their match takes them.
     """
 
     def __init__(self, keep_alive: bool, cpu: int | None = None, start_cpus: set[int] | None = None) -> None:
@@ -66,7 +66,7 @@ class BotKeeper:
             return begun
 
     def _unpin_thread(self) -> None:
-        """Early starts boot on any CPU: the worker's own is busy playing the current match."""
+        """Early starts boot on ``start_cpus``: the worker's own CPU is busy playing the current match."""
         if self.start_cpus:
             os.sched_setaffinity(0, self.start_cpus)
 

@@ -27,15 +27,14 @@ JOBS_PER_WORKER = 2
 
 
 def _worker_main(conn: multiprocessing.connection.Connection, parent_pid: int, keep_alive: bool,
-                 cpu: int | None = None) -> None:
+                 cpu: int | None = None, early_cpus: frozenset[int] | None = None) -> None:
     """A worker process: play jobs from ``conn`` until it closes, the parent dies, or SIGTERM.
 
     With ``cpu``, the worker and the bots of its matches run on that one CPU (see
-    :func:`worker_cpus`).  A job that arrives while a match plays (the executor sends each
-    worker its next job ahead) has its bots started at once, so that they are ready when
-    the match ends.
+    :func:`worker_cpus`).  With ``early_cpus``, a job that arrives while a match plays (the
+    executor sends each worker its next job ahead) has its bots started at once on those
+    CPUs, so that they are ready when the match ends.
     """
-    everywhere = os.sched_getaffinity(0) if cpu is not None else None
     if cpu is not None:
         os.sched_setaffinity(0, {cpu})  # before any thread or bot exists: they all inherit it
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides what Ctrl-C means
@@ -55,7 +54,7 @@ def _worker_main(conn: multiprocessing.connection.Connection, parent_pid: int, k
         os.kill(os.getpid(), signal.SIGTERM)
 
     threading.Thread(target=_watch_parent, daemon=True).start()
-    keeper = BotKeeper(keep_alive, cpu, everywhere)
+    keeper = BotKeeper(keep_alive, cpu, set(early_cpus) if early_cpus else None)
     arrived = threading.Condition()
     waiting: deque[MatchJob | None] = deque()  # received, not yet taken; None: no more jobs
     playing = [False]
@@ -64,7 +63,7 @@ def _worker_main(conn: multiprocessing.connection.Connection, parent_pid: int, k
     def _start_next_early() -> None:
         """With ``arrived`` held: while a match plays, start the bots of the next one (once)."""
         job = waiting[0] if waiting else None
-        if playing[0] and job is not None and started_early[0] != job.match_id:
+        if early_cpus and playing[0] and job is not None and started_early[0] != job.match_id:
             started_early[0] = job.match_id
             keeper.prestart(job.bots, job.config.time_control.startup_timeout, job.config.sandbox,
                             job.files_hashes)
@@ -108,6 +107,17 @@ def _worker_main(conn: multiprocessing.connection.Connection, parent_pid: int, k
         keeper.close()
 
 
+def early_start_cpus(pinned: list[int | None]) -> frozenset[int] | None:
+    """Where workers start their next match's bots while one plays: on the CPUs no worker is
+    pinned to, so that booting bots (a Python bot needs ~175 ms of CPU) never slow a match
+    that is playing or the time it charges; ``None`` (no early start) when every CPU has a
+    worker.  Unpinned workers start them anywhere, as they play anywhere."""
+    if not hasattr(os, "sched_getaffinity"):
+        return None
+    spare = frozenset(os.sched_getaffinity(0)) - {cpu for cpu in pinned if cpu is not None}
+    return spare or None
+
+
 def worker_cpus(workers: int) -> list[int | None]:
     """The CPU each worker is pinned to, in turn over the CPUs this process may use; all
     ``None`` where CPU affinity is not available (not Linux).
@@ -126,10 +136,12 @@ def worker_cpus(workers: int) -> list[int | None]:
 
 
 class _Worker:
-    def __init__(self, context: Any, keep_alive: bool, cpu: int | None = None) -> None:
+    def __init__(self, context: Any, keep_alive: bool, cpu: int | None, early_cpus: frozenset[int] | None) -> None:
         self.cpu = cpu
+        self.early_cpus = early_cpus
         self.conn, child = context.Pipe(duplex=True)
-        self.process = context.Process(target=_worker_main, args=(child, os.getpid(), keep_alive, cpu), daemon=True)
+        self.process = context.Process(target=_worker_main, args=(child, os.getpid(), keep_alive, cpu, early_cpus),
+                                       daemon=True)
         self.process.start()
         child.close()
         self.jobs: deque[MatchJob] = deque()
@@ -140,8 +152,9 @@ class LocalExecutor:
     """N worker processes on this machine (spawned, so each has a clean interpreter).
 
     Each worker holds up to :data:`JOBS_PER_WORKER` jobs: the match it plays and the next
-    one, whose bots it starts while the first plays.  So :attr:`slots` is twice the workers,
-    while only as many matches as workers play at once.
+    one, whose bots it starts while the first plays where a CPU is spare
+    (:func:`early_start_cpus`).  So :attr:`slots` is twice the workers, while only as many
+    matches as workers play at once.
     """
 
     def __init__(self, workers: int, *, keep_alive: bool = False, pin_cpus: bool = True) -> None:
@@ -150,7 +163,8 @@ class LocalExecutor:
         self.keep_alive = keep_alive
         self._context = multiprocessing.get_context("spawn")
         cpus = worker_cpus(workers) if pin_cpus else [None] * workers
-        self._workers = [_Worker(self._context, keep_alive, cpu) for cpu in cpus]
+        early = early_start_cpus(cpus)
+        self._workers = [_Worker(self._context, keep_alive, cpu, early) for cpu in cpus]
 
     def submit(self, job: MatchJob) -> None:
         """To the worker with the fewest jobs: an idle one plays it at once."""
@@ -160,7 +174,7 @@ class LocalExecutor:
             raise RuntimeError("no free worker")
         if not worker.jobs and not worker.process.is_alive():
             worker.conn.close()
-            worker = self._workers[index] = _Worker(self._context, self.keep_alive, worker.cpu)
+            worker = self._workers[index] = _Worker(self._context, self.keep_alive, worker.cpu, worker.early_cpus)
         worker.jobs.append(job)
         worker.conn.send(job)
 
@@ -187,7 +201,7 @@ class LocalExecutor:
                 job = worker.jobs.popleft()
                 results.append(JobResult(job.match_id, None, f"worker process died (exit code {code})"))
                 worker.conn.close()
-                replacement = self._workers[index] = _Worker(self._context, self.keep_alive, worker.cpu)
+                replacement = self._workers[index] = _Worker(self._context, self.keep_alive, worker.cpu, worker.early_cpus)
                 for waiting in worker.jobs:
                     replacement.jobs.append(waiting)
                     replacement.conn.send(waiting)

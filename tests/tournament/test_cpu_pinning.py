@@ -13,7 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 from arena.cli import main
-from arena.executors.local import worker_cpus
+from arena.executors.local import early_start_cpus, worker_cpus
 from arena.storage import Database
 
 REPORTING_BOT = '''
@@ -77,3 +77,14 @@ def test_workers_take_the_cpus_in_turn():
         return
     assert worker_cpus(2 * len(cpus) + 1) == cpus * 2 + cpus[:1]
     assert worker_cpus(1) == cpus[:1]
+
+
+def test_early_starts_use_the_cpus_no_worker_is_pinned_to():
+    cpus = frozenset(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else frozenset()
+    if not cpus:
+        assert early_start_cpus([None]) is None
+        return
+    first = min(cpus)
+    assert early_start_cpus([first]) == (cpus - {first} or None)
+    assert early_start_cpus(sorted(cpus)) is None  # every CPU plays: bots start with their match
+    assert early_start_cpus([None, None]) == cpus  # unpinned workers: anywhere

@@ -100,3 +100,52 @@ def test_early_bots_boot_anywhere_and_play_on_the_workers_cpu(specs):
                 assert os.sched_getaffinity(int(task)) == {cpu}
     finally:
         keeper.close()
+
+
+SLOW_BOOTING_BOT = '''
+import time
+time.sleep(2.0)  # a slow start-up: the early start must hide it behind the match before
+from arena.v1 import bot_pb2
+from arena.sdk import run_bot
+
+def decide(observation, legal_actions):
+    time.sleep(0.15)
+    return 0
+
+run_bot(decide, name="{name}", version="1")
+'''
+
+
+@pytest.mark.skipif(not hasattr(os, "sched_setaffinity") or len(os.sched_getaffinity(0)) < 2,
+                    reason="early starts need a CPU that no worker is pinned to")
+def test_a_worker_starts_the_next_matchs_bots_while_one_plays(tmp_path):
+    """One worker, two queued matches of slow-booting bots (2 s) that play slowly (26 decisions
+    of 0.15 s): the second match finds its bots ready, so its start-up wait is far below 2 s."""
+    from arena.executors import MatchJob
+    from arena.executors.local import LocalExecutor
+    from referee.match import MatchConfig
+
+    specs = []
+    for name in ("slow-a", "slow-b"):
+        folder = tmp_path / name
+        folder.mkdir()
+        folder.chmod(0o755)
+        (folder / "bot.py").write_text(SLOW_BOOTING_BOT.format(name=name), encoding="utf-8")
+        (folder / "bot.toml").write_text(f'name = "{name}"\ncommand = ["{{python}}", "bot.py"]\n', encoding="utf-8")
+        specs.append(BotSpec.from_manifest(folder))
+    executor = LocalExecutor(1)
+    results = []
+    try:
+        for match_id in (1, 2):
+            executor.submit(MatchJob(match_id, MatchConfig(game="yahtzee", seed=match_id, match_id=str(match_id)),
+                                     tuple(specs)))
+        end = time.monotonic() + 120
+        while len(results) < 2 and time.monotonic() < end:
+            results += executor.poll(1.0)
+    finally:
+        executor.close()
+    assert [r.match_id for r in results] == [1, 2] and all(r.error is None for r in results), results
+    assert all(not r.record.forfeited for r in results)
+    first, second = results
+    assert first.startup_s >= 2.0
+    assert second.startup_s < 1.0, (first.startup_s, second.startup_s)
