@@ -223,7 +223,12 @@ def main() -> None:
     parser.add_argument("--matches", type=int, default=5, help="matches per referee window")
     parser.add_argument("--rounds", type=int, default=5, help="referee / raw windows, alternating")
     parser.add_argument("--no-engines", action="store_true", help="skip the in-process engine speeds")
+    parser.add_argument("--cpu", type=int, default=None,
+                        help="run on this one CPU, with the bots and the ping server (as a tournament worker runs "
+                             "with its bots): the referee and the raw baseline alike")
     args = parser.parse_args()
+    if args.cpu is not None:
+        os.sched_setaffinity(0, {args.cpu})  # inherited by the bot and ping-server processes started below
 
     if not args.no_engines:
         print(f"engine speed (random play, in process; load {os.getloadavg()[0]:.1f})")
@@ -235,7 +240,8 @@ def main() -> None:
     for game_name in args.games:
         with tempfile.TemporaryDirectory(prefix="arena-bench-") as tmp:
             result = interleaved_ratio(game_name, Path(tmp), args.matches, args.rounds)
-        print(f"referee, {game_name}, trivial bot processes over Unix sockets, {args.rounds} rounds of "
+        where = f"all on CPU {args.cpu}" if args.cpu is not None else "on any CPU"
+        print(f"referee, {game_name}, trivial bot processes over Unix sockets ({where}), {args.rounds} rounds of "
               f"{args.matches} matches, each followed by raw grpcio for as long")
         print(f"  bot start-up (process + health + identify): {result['startup_s'] * 1000:.0f} ms per bot")
         print(f"  mean DecideRequest {result['request_bytes']:.0f} bytes, DecideResponse "
