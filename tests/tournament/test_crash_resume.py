@@ -142,3 +142,27 @@ def test_ctrl_c_keeps_finished_matches_and_resume_completes(tmp_path, reference)
     assert code == 0, err
     assert results(db) == results(reference_db)
     assert ratings(db) == ratings(reference_db)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not hasattr(os, "sched_setaffinity") or len(os.sched_getaffinity(0)) < 2,
+                    reason="early starts need a CPU that no worker is pinned to")
+def test_kill_9_while_a_worker_starts_its_next_matchs_bots_leaves_no_bot(tmp_path, live_processes_in):
+    """One worker and fresh bots: every match's successor has its bots booting on the spare CPU
+    while it plays, so a kill -9 of the tournament lands among early starts too."""
+    from .helpers import write_bot
+
+    bots = [write_bot(tmp_path / "bots" / f"e{i}", f"early-{i}") for i in range(4)]
+    db = tmp_path / "early.db"
+    args = ["tournament", "run", "--game", "yahtzee", "--table-size", "2", "--rounds", "4", "--workers", "1",
+            "--seed", "5", "--quiet", "--db", str(db)]
+    process = arena(*args, *[arg for bot in bots for arg in ("--bot", str(bot))], cwd=tmp_path)
+    wait_for_done(db, process, at_least=3)
+    assert live_processes_in(bots[0].parent), "no bot was running mid-run"
+    os.kill(process.pid, signal.SIGKILL)
+    process.wait()
+    assert done_count(db) < 6 * 2 * 4, "the run finished before it could be killed"
+    deadline = time.monotonic() + 15
+    while live_processes_in(bots[0].parent) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert live_processes_in(bots[0].parent) == []
