@@ -7,11 +7,15 @@ Prints, in one run on this machine:
    process (it always answers index 0), Unix-socket transport as the referee uses;
 3. raw grpcio: unary ping-pong calls per second between two processes over the same kind of
    socket, with request and response sizes equal to the match's mean DecideRequest and
-   DecideResponse sizes, and the ratio referee / raw.
+   DecideResponse sizes, and the ratio referee / raw;
+4. the same bots sent a recorded match's requests again, with no engine or referee work
+   between calls: what parsing and answering a real request costs a Python bot over the raw
+   ping-pong, so the most any referee could reach with these bots;
+5. the referee's own CPU time per decision, with seats that answer in process.
 
-The referee and the raw ping-pong alternate in ``--rounds`` windows of equal length (the bots
-and the ping server stay up), and the ratio is the median of the per-round ratios, so that
-the load of a shared machine falls on both alike.
+The referee, the raw ping-pong and the recorded requests alternate in ``--rounds`` windows of
+equal length (the bots and the ping server stay up), and each ratio is the median of the
+per-round ratios, so that the load of a shared machine falls on all alike.
 
 Usage: ``.venv/bin/python benchmarks/referee_speed.py [--games yahtzee gin_rummy] [--rounds 5]``
 """
@@ -19,6 +23,7 @@ Usage: ``.venv/bin/python benchmarks/referee_speed.py [--games yahtzee gin_rummy
 from __future__ import annotations
 
 import argparse
+import itertools
 import os
 import random
 import statistics
@@ -37,6 +42,7 @@ sys.path.insert(0, str(ROOT))
 from arena.v1 import bot_pb2  # noqa: E402
 from referee import wire  # noqa: E402
 from referee.bots import BotSpec  # noqa: E402
+from referee.client import CallResult  # noqa: E402
 from referee.games import game_names, make_game  # noqa: E402
 from referee.match import BotConnection, MatchConfig, TimeControl, run_match  # noqa: E402
 from referee.result import MatchRecord, require_no_startup_forfeits  # noqa: E402
@@ -88,23 +94,83 @@ def engine_speed(game_name: str, seconds: float) -> tuple[float, float, float]:
     return games / took, decisions / took, decisions / cpu
 
 
-def mean_message_sizes(record: MatchRecord) -> tuple[float, float]:
-    """Mean DecideRequest and DecideResponse sizes of the match, rebuilt through the engine."""
+def recorded_requests(record: MatchRecord) -> list[tuple[int, bytes]]:
+    """``(seat, DecideRequest bytes)`` of every decision of the match, rebuilt through the engine."""
     game = make_game(record.game, variant=record.variant, num_players=record.num_players, settings=record.settings)
     state = game.new_initial_state(record.seed)
+    encoder = wire.DecideEncoder(record.game, record.match_id)
     seen = [0] * record.num_players
-    request_sizes, response_sizes = [], []
+    requests = []
     for move in record.moves:
         legal = state.legal_actions()
         events = state.events_for(move.seat, seen[move.seat])
         seen[move.seat] = len(state.events)
-        request = bot_pb2.DecideRequest(
-            match_id=record.match_id, observation=wire.observation_to_proto(record.game, state.observe(move.seat), events),
-            legal_actions=wire.actions_to_proto(record.game, legal), time_left_ms=11000, bank_left_ms=10000)
-        request_sizes.append(request.ByteSize())
-        response_sizes.append(bot_pb2.DecideResponse(action_index=move.index).ByteSize())
+        requests.append((move.seat, encoder.decide_request(
+            decision_number=0, observation=state.observe(move.seat), events=events, legal_actions=legal,
+            time_left_ms=11000, bank_left_ms=10000)))
         state.apply(legal[move.index])
-    return sum(request_sizes) / len(request_sizes), sum(response_sizes) / len(response_sizes)
+    return requests
+
+
+def mean_message_sizes(record: MatchRecord) -> tuple[float, float]:
+    """Mean DecideRequest and DecideResponse sizes of the match."""
+    requests = recorded_requests(record)
+    responses = [bot_pb2.DecideResponse(action_index=move.index).ByteSize() for move in record.moves]
+    return sum(len(r) for _, r in requests) / len(requests), sum(responses) / len(responses)
+
+
+class _InstantClient:
+    """Answers Decide in process with a random legal index (it parses the request for the
+    count, a cost :func:`own_cpu_per_decision` measures and takes off)."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+
+    def decide(self, request: bytes, timeout: float) -> CallResult:
+        count = len(bot_pb2.DecideRequest.FromString(request).legal_actions)
+        return CallResult(response=bot_pb2.DecideResponse(action_index=self.rng.randrange(count)), elapsed=1e-4)
+
+    def call(self, method: str, request: Any, timeout: float) -> CallResult:
+        return CallResult(response=None, elapsed=1e-4)
+
+    def close(self) -> None:
+        pass
+
+
+class _InstantBot(BotConnection):
+    """A seat whose bot answers instantly, in process: what is left is the referee's own work."""
+
+    def __init__(self, spec: BotSpec, rng: random.Random) -> None:  # no process, no channel
+        self.spec = spec
+        self.process = None
+        self.client = _InstantClient(rng)  # type: ignore[assignment]
+        self.info = bot_pb2.BotInfo(name=spec.name, version="1", protocol_version=1, games=["*"])
+
+
+def own_cpu_per_decision(game_name: str, spec: BotSpec, seconds: float) -> tuple[float, float]:
+    """The referee's own CPU time per decision in real matches, Decide and StartMatch and
+    EndMatch answered in process; and the part of it that was parsing requests for the answer
+    (taken off already).  Median of windows: CPU time is what a loaded machine distorts least."""
+    rng = random.Random(0)
+    seats = [_InstantBot(spec, rng) for _ in range(make_game(game_name).num_players)]
+    per_window, parse = [], []
+    seed = 0
+    for _ in range(5):
+        begin = time.process_time()
+        records = []
+        while time.process_time() - begin < seconds / 5:
+            records.append(run_match(MatchConfig(game=game_name, seed=seed), seats))
+            seed += 1
+        took = time.process_time() - begin
+        require_no_startup_forfeits(records)
+        assert all(r.finished and not r.faults for r in records), [r.faults[:2] for r in records if r.faults][:2]
+        requests = [request for record in records[:3] for _, request in recorded_requests(record)]
+        parse_begin = time.process_time()
+        for request in requests:
+            len(bot_pb2.DecideRequest.FromString(request).legal_actions)
+        parse.append((time.process_time() - parse_begin) / len(requests))
+        per_window.append(took / sum(len(r.moves) for r in records) - parse[-1])
+    return statistics.median(per_window), statistics.median(parse)
 
 
 def write_trivial_bot(folder: Path) -> BotSpec:
@@ -187,6 +253,20 @@ def raw_ping_pong(request_size: int, response_size: int, folder: Path, seconds: 
         ping.close()
 
 
+def replay_rate(connections: list[BotConnection], requests: list[tuple[int, bytes]], seconds: float) -> float:
+    """Decide calls per second when the same bots get a recorded match's requests again, with
+    no engine and no referee work between calls: the most any referee could reach with them."""
+    calls = 0
+    start = time.perf_counter()
+    for seat, request in itertools.cycle(requests):
+        reply = connections[seat].client.decide(request, 5)
+        assert reply.ok, reply.detail
+        calls += 1
+        if time.perf_counter() - start >= seconds:
+            break
+    return calls / (time.perf_counter() - start)
+
+
 def interleaved_ratio(game_name: str, folder: Path, matches: int, rounds: int) -> dict[str, Any]:
     """Referee and raw ping-pong in alternation, ``rounds`` times, each raw window as long as the
     referee window before it: the median of the per-round ratios holds on a shared machine."""
@@ -201,19 +281,25 @@ def interleaved_ratio(game_name: str, folder: Path, matches: int, rounds: int) -
         referee_rate(game_name, connections, 2, first_seed=10_000)  # warm up
         _, record = referee_rate(game_name, connections, 1)
         request_size, response_size = mean_message_sizes(record)
+        requests = recorded_requests(record)
         ping = PingPong(round(request_size), round(response_size), folder)
         for number in range(rounds):
             begin = time.perf_counter()
             ref, _ = referee_rate(game_name, connections, matches, first_seed=number * matches)
-            raw = ping.rate(time.perf_counter() - begin)
-            rows.append({"referee": ref, "raw": raw, "ratio": ref / raw, "load": os.getloadavg()[0]})
+            window = time.perf_counter() - begin
+            raw = ping.rate(window)
+            floor = replay_rate(connections, requests, window)
+            rows.append({"referee": ref, "raw": raw, "floor": floor, "ratio": ref / raw, "floor_ratio": floor / raw,
+                         "load": os.getloadavg()[0]})
     finally:
         for connection in connections:
             connection.close()
         if ping is not None:
             ping.close()
+    own, parse = own_cpu_per_decision(game_name, spec, 3.0)
     return {"game": game_name, "startup_s": startup, "request_bytes": request_size, "response_bytes": response_size,
-            "rounds": rows, "ratio": statistics.median(r["ratio"] for r in rows)}
+            "rounds": rows, "ratio": statistics.median(r["ratio"] for r in rows),
+            "floor_ratio": statistics.median(r["floor_ratio"] for r in rows), "own_cpu_s": own, "parse_cpu_s": parse}
 
 
 def main() -> None:
@@ -248,8 +334,12 @@ def main() -> None:
               f"{result['response_bytes']:.0f} bytes")
         for row in result["rounds"]:
             print(f"  referee {row['referee']:7.0f} decisions/s   raw {row['raw']:7.0f} calls/s   "
-                  f"ratio {row['ratio']:.2f}   load {row['load']:.1f}")
-        print(f"  ratio referee / raw, median of rounds: {result['ratio']:.2f}", flush=True)
+                  f"same bots, recorded requests {row['floor']:7.0f} calls/s   ratio {row['ratio']:.2f}   "
+                  f"load {row['load']:.1f}")
+        print(f"  ratio referee / raw, median of rounds: {result['ratio']:.2f}")
+        print(f"  ratio same bots with recorded requests / raw (no referee work at all): {result['floor_ratio']:.2f}")
+        print(f"  referee's own CPU per decision, bots answering in process: {result['own_cpu_s'] * 1e6:.0f} us "
+              f"(after taking off {result['parse_cpu_s'] * 1e6:.0f} us of parsing for the answer)", flush=True)
 
 
 if __name__ == "__main__":

@@ -55,7 +55,7 @@ class BotClient:
                    ("grpc.max_reconnect_backoff_ms", 200)]
         self.channel = grpc.insecure_channel(address, options=options)
         self.stub = bot_pb2_grpc.BotStub(self.channel)
-        # Decide with a request serialised by the referee itself (referee.wire.decide_request_bytes).
+        # Decide with a request serialised by the referee itself (referee.wire.DecideEncoder).
         self._decide_bytes = self.channel.unary_unary("/arena.v1.Bot/Decide", request_serializer=None,
                                                       response_deserializer=bot_pb2.DecideResponse.FromString)
         self.health = health_pb2_grpc.HealthStub(self.channel)

@@ -226,6 +226,7 @@ class MatchRunner:
             sandbox=self.sandbox.to_dict())
         self.seats: list[_Seat] = []
         self._owned: list[BotConnection] = []
+        self._encoder = wire.DecideEncoder(self.game.name, self.record.match_id)
 
     # --- faults ------------------------------------------------------------------------------
     def _fault(self, seat: int, kind: FaultKind, detail: str, decision: int | None = None) -> None:
@@ -299,9 +300,8 @@ class MatchRunner:
         deadline = self.tc.move_timeout + runner.bank
         events = state.events_for(seat, runner.seen_events)
         runner.seen_events = len(state.events)
-        request = wire.decide_request_bytes(
-            self.game.name, match_id=self.record.match_id, decision_number=runner.decisions,
-            observation=state.observe(seat), events=events, legal_actions=legal,
+        request = self._encoder.decide_request(
+            decision_number=runner.decisions, observation=state.observe(seat), events=events, legal_actions=legal,
             time_left_ms=int(deadline * 1000), bank_left_ms=int(runner.bank * 1000))
         runner.decisions += 1
         decision = len(self.record.moves)

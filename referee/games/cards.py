@@ -40,6 +40,9 @@ class Card:
                 raise InvalidActionError(f"bad joker: rank {self.rank}, number {self.number}")
         elif self.suit not in SUITS or not 1 <= self.rank <= 13 or self.number != 0:
             raise InvalidActionError(f"bad card: rank {self.rank}, suit {self.suit!r}")
+        # The text is written into every observation the referee sends: work it out once.
+        object.__setattr__(self, "_text", f"{JOKER}{self.number}" if self.suit == JOKER
+                           else RANKS[self.rank - 1] + self.suit)
 
     @classmethod
     def parse(cls, text: str) -> Card:
@@ -59,9 +62,7 @@ class Card:
         return self.suit == JOKER
 
     def __str__(self) -> str:
-        if self.is_joker:
-            return f"{JOKER}{self.number}"
-        return RANKS[self.rank - 1] + self.suit
+        return self._text  # type: ignore[attr-defined, no-any-return]
 
     def __repr__(self) -> str:
         return f"Card.parse({str(self)!r})"
@@ -80,7 +81,7 @@ def parse_cards(texts: Iterable[str] | str) -> list[Card]:
 
 def cards_text(cards: Iterable[Card]) -> str:
     """The space-separated text form of some cards."""
-    return " ".join(str(card) for card in cards)
+    return " ".join(map(str, cards))
 
 
 def standard_deck(jokers: int = 0) -> list[Card]:

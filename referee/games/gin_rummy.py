@@ -587,7 +587,7 @@ class GinRummyState(State[GinRummyAction, GinRummyObservation]):
             seat=seat, variant=self.game.variant, phase=_PHASE_NAMES[self._phase], current_player=self.to_play,
             hand=gm.to_cards(hand), deadwood=gm.min_deadwood(hand),
             taken_card=gm.CARDS[self.taken] if self.taken >= 0 and self.to_play == seat else None,
-            discard_pile=tuple(gm.CARDS[c] for c in self.discard_pile),
+            discard_pile=tuple(map(gm.CARDS.__getitem__, self.discard_pile)),
             opponent_took=gm.to_cards(self.took[1 - seat]), opponent_hand_size=self.hands[1 - seat].bit_count(),
             stock_size=len(self.stock), dealer=self.dealer, hand_number=self.hand_number,
             knock_limit=self.knock_limit, doubled=self.doubled, scores=tuple(self.scores),

@@ -23,7 +23,7 @@ _Kind = gin_rummy_pb2.GinRummyAction.Kind
 
 
 def _texts(cards: Iterable[Card]) -> list[str]:
-    return [str(card) for card in cards]
+    return list(map(str, cards))
 
 
 def hand_result(result: HandResult) -> gin_rummy_pb2.GinRummyHandResult:

@@ -8,6 +8,7 @@ from typing import Final
 from arena.v1 import yahtzee_pb2
 from referee.games.yahtzee import Reroll, Score, YahtzeeAction, YahtzeeObservation
 from referee.games.yahtzee_scoring import delta, upper_bonus, upper_total
+from referee.wire import delimited
 
 FIELD: Final = "yahtzee"
 """This game's field in the ``game`` oneof of ``Observation`` and ``Action``."""
@@ -31,10 +32,7 @@ def _scorecard(variant: str, boxes: tuple[str, ...], scores: tuple[int | None, .
     )
 
 
-def observation(obs: YahtzeeObservation) -> yahtzee_pb2.YahtzeeObservation:
-    """``obs`` as its protobuf message, scorecards with their computed totals."""
-    cards = [_scorecard(obs.variant, obs.boxes, obs.cards[seat], obs.yahtzee_bonus[seat], total)
-             for seat, total in enumerate(obs.totals)]
+def _without_cards(obs: YahtzeeObservation) -> yahtzee_pb2.YahtzeeObservation:
     return yahtzee_pb2.YahtzeeObservation(
         seat=obs.seat,
         variant=obs.variant,
@@ -43,8 +41,33 @@ def observation(obs: YahtzeeObservation) -> yahtzee_pb2.YahtzeeObservation:
         rerolls_left=obs.rerolls_left,
         round=obs.round,
         rounds=obs.rounds,
-        cards=cards,
     )
+
+
+def observation(obs: YahtzeeObservation) -> yahtzee_pb2.YahtzeeObservation:
+    """``obs`` as its protobuf message, scorecards with their computed totals."""
+    message = _without_cards(obs)
+    message.cards.extend(_scorecard(obs.variant, obs.boxes, obs.cards[seat], obs.yahtzee_bonus[seat], total)
+                         for seat, total in enumerate(obs.totals))
+    return message
+
+
+_CARDS_KEY: Final = bytes([yahtzee_pb2.YahtzeeObservation.DESCRIPTOR.fields_by_name["cards"].number << 3 | 2])
+
+
+@lru_cache(maxsize=4096)
+def _scorecard_field(variant: str, boxes: tuple[str, ...], scores: tuple[int | None, ...], bonus: int,
+                     total: int) -> bytes:
+    """One ``cards`` entry, serialised once per distinct card."""
+    return delimited(_CARDS_KEY, _scorecard(variant, boxes, scores, bonus, total).SerializeToString())
+
+
+def observation_bytes(obs: YahtzeeObservation) -> bytes:
+    """``observation(obs)`` serialised: the same bytes, with each seat's card serialised once
+    per distinct card (``cards`` is the last field, so it goes last either way)."""
+    return _without_cards(obs).SerializeToString() + b"".join(
+        [_scorecard_field(obs.variant, obs.boxes, obs.cards[seat], obs.yahtzee_bonus[seat], total)
+         for seat, total in enumerate(obs.totals)])
 
 
 def action(a: YahtzeeAction) -> yahtzee_pb2.YahtzeeAction:

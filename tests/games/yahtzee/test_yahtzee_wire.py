@@ -74,6 +74,22 @@ class TestAdapter:
         assert not next(b for b in seat1.boxes if b.name == "ones").filled
         assert len(message.events) == len(state.events)
 
+    @pytest.mark.parametrize("variant", ["yahtzee", "yams"])
+    @pytest.mark.parametrize("players", [1, 3, 6])
+    def test_observation_bytes_are_the_serialised_message(self, variant: str, players: int) -> None:
+        # The referee sends observation_bytes (cached scorecards); bots parse observation().
+        rng = random.Random(players)
+        state = YahtzeeGame(variant=variant, num_players=players).new_initial_state(players)
+        while True:
+            for seat in range(players):
+                observation = state.observe(seat)
+                assert yahtzee_wire.observation_bytes(observation) == \
+                    yahtzee_wire.observation(observation).SerializeToString()
+            if state.is_terminal():
+                break
+            legal = state.legal_actions()
+            state.apply(legal[rng.randrange(len(legal))])
+
     def test_terminal_observation(self) -> None:
         state = YahtzeeGame(num_players=1).new_initial_state(1)
         while not state.is_terminal():
