@@ -278,7 +278,10 @@ def interleaved_ratio(game_name: str, folder: Path, matches: int, rounds: int) -
     ping = None
     rows = []
     try:
-        referee_rate(game_name, connections, 2, first_seed=10_000)  # warm up
+        warm_until, seed = time.perf_counter() + 2.0, 10_000
+        while time.perf_counter() < warm_until:  # warm up: a worker caches each roll's or card's actions once
+            referee_rate(game_name, connections, 1, first_seed=seed)
+            seed += 1
         _, record = referee_rate(game_name, connections, 1)
         request_size, response_size = mean_message_sizes(record)
         requests = recorded_requests(record)
