@@ -87,8 +87,12 @@ class BotUnavailable:
 class BotConnection:
     """A ready bot: its process (if the referee started it), channel and identity."""
 
-    def __init__(self, spec: BotSpec, startup_timeout: float, sandbox: SandboxConfig = SandboxConfig()) -> None:
+    def __init__(self, spec: BotSpec, startup_timeout: float, sandbox: SandboxConfig = SandboxConfig(),
+                 on_launch: Callable[[BotProcess], None] | None = None) -> None:
         """Start (or connect to) the bot and wait until it serves and identifies itself.
+
+        ``on_launch`` is called with the bot's process as soon as it is launched, before the
+        wait (a worker uses it to let a booting bot use a CPU that has just become free).
 
         :raises BotStartError: with the reason, if it does not become ready in time.
         :raises SandboxError: if ``sandbox`` asks for bwrap and bwrap does not work here.
@@ -96,6 +100,8 @@ class BotConnection:
         self.spec = spec
         begin = time.monotonic()
         self.process = BotProcess(spec, sandbox) if spec.command is not None else None
+        if self.process is not None and on_launch is not None:
+            on_launch(self.process)
         self.client = BotClient(self.process.address if self.process else str(spec.address))
         launched = time.monotonic()
         self.startup_phases: dict[str, float] = {"launch": launched - begin}

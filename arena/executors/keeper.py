@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 
-from referee.bots import BotSpec, BotStartError, bot_files_hash
+from referee.bots import BotProcess, BotSpec, BotStartError, bot_files_hash
 from referee.match import BotConnection, BotUnavailable, close_unwanted, start_bots
 from referee.result import MatchRecord
 from referee.sandbox import SandboxConfig
@@ -23,8 +23,9 @@ class BotKeeper:
     cut a :meth:`release` short.
 
     ``cpu``: the CPU the worker is pinned to (or None).  Bots started early boot on
-    ``start_cpus`` (the worker's own CPU is busy with the current match), and move to
-    ``cpu`` when their match takes them.
+    ``start_cpus`` (the worker's own CPU is busy with the current match); when their match
+    takes them and some are still booting, they boot on ``cpu`` too (the worker waits for
+    them, so no match plays there), and each moves to ``cpu`` alone once it is ready.
     """
 
     def __init__(self, keep_alive: bool, cpu: int | None = None, start_cpus: set[int] | None = None) -> None:
@@ -36,6 +37,8 @@ class BotKeeper:
         self._early: dict[BotSpec, list[Future[BotConnection]]] = {}
         self._early_lock = threading.Lock()
         self._early_pool: ThreadPoolExecutor | None = None
+        self._launches: dict[Future[BotConnection], list[BotProcess]] = {}
+        """Each early start's process, once launched (a one-item list), until a match takes it."""
         self._closed = False
 
     # --- early start: the next match's bots while this one plays --------------------------------
@@ -60,10 +63,22 @@ class BotKeeper:
                     continue
                 if seat < len(files_hashes) and files_problem(spec, files_hashes[seat]) is not None:
                     continue  # acquire says why, as a forfeit
-                future = self._early_pool.submit(BotConnection, spec, startup_timeout, sandbox)
+                launched: list[BotProcess] = []
+                future = self._early_pool.submit(BotConnection, spec, startup_timeout, sandbox, launched.append)
                 self._early.setdefault(spec, []).append(future)
+                self._launches[future] = launched
                 begun += 1
             return begun
+
+    def _widen_booting(self, futures: Iterable[Future[BotConnection]]) -> None:
+        """Let the taken early starts that are still booting use the worker's CPU as well: the
+        worker is about to wait for them, so no match plays there until they are ready."""
+        if self.cpu is None or not self.start_cpus:
+            return
+        for future in futures:
+            for process in self._launches.get(future, []):
+                if not future.done() and process.alive():
+                    process.pin(self.start_cpus | {self.cpu})
 
     def _unpin_thread(self) -> None:
         """Early starts boot on ``start_cpus``: the worker's own CPU is busy playing the current match."""
@@ -80,11 +95,17 @@ class BotKeeper:
                 del self._early[spec]
             return future
 
+    def _forget_launch(self, future: Future[BotConnection]) -> None:
+        with self._early_lock:
+            self._launches.pop(future, None)
+
     def _drop_early(self) -> None:
         """Stop early-started bots that no match took, as soon as they are up."""
         with self._early_lock:
             unwanted = [future for futures in self._early.values() for future in futures]
             self._early.clear()
+            for future in unwanted:
+                self._launches.pop(future, None)
         for future in unwanted:
             future.add_done_callback(close_unwanted)
 
@@ -94,6 +115,8 @@ class BotKeeper:
             connection = future.result()
         except BotStartError as error:
             return error
+        finally:
+            self._forget_launch(future)
         if self.cpu is not None and connection.process is not None:
             connection.process.pin({self.cpu})
         return connection
@@ -127,6 +150,7 @@ class BotKeeper:
             else:
                 to_start.append(seat)
         self._drop_early()  # started for seats that a kept bot now serves
+        self._widen_booting(early.values())
         # All at once (start_bots): a 6-seat table waits for its slowest bot, not for six in a row.
         results = dict(zip(to_start, start_bots([bots[seat] for seat in to_start], startup_timeout, sandbox),
                            strict=True))
@@ -135,6 +159,7 @@ class BotKeeper:
                 results[seat] = self._from_early(early.pop(seat))
         finally:
             for future in early.values():  # an early start failed unexpectedly: stop the others
+                self._forget_launch(future)
                 future.add_done_callback(close_unwanted)
             for item in results.values():  # tracked first, so that close() stops them whatever happens
                 if isinstance(item, BotConnection):

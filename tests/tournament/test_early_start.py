@@ -149,3 +149,58 @@ def test_a_worker_starts_the_next_matchs_bots_while_one_plays(tmp_path):
     first, second = results
     assert first.startup_s >= 2.0
     assert second.startup_s < 1.0, (first.startup_s, second.startup_s)
+
+
+def tree_affinities(pid: int) -> set[frozenset[int]]:
+    """The CPU sets of every thread of ``pid`` and of every process below it."""
+    found: set[frozenset[int]] = set()
+    pids = [pid]
+    while pids:
+        current = pids.pop()
+        try:
+            for task in os.listdir(f"/proc/{current}/task"):
+                found.add(frozenset(os.sched_getaffinity(int(task))))
+                pids += [int(child) for child in open(f"/proc/{current}/task/{task}/children").read().split()]
+        except OSError:
+            continue
+    return found
+
+
+@pytest.mark.skipif(not hasattr(os, "sched_setaffinity") or len(os.sched_getaffinity(0)) < 2,
+                    reason="CPU affinity needs Linux and at least 2 CPUs")
+def test_early_bots_still_booting_when_their_match_waits_boot_on_the_workers_cpu_too(tmp_path, specs):
+    """The worker waits for them, so its CPU is free: they boot on it and on the spare CPUs,
+    then play on the worker's CPU alone."""
+    import threading
+
+    everywhere = os.sched_getaffinity(0)
+    cpu = max(everywhere)
+    spare = everywhere - {cpu}
+    folder = tmp_path / "slow"
+    folder.mkdir()
+    folder.chmod(0o755)
+    (folder / "bot.py").write_text(SLOW_BOOTING_BOT.format(name="slow"), encoding="utf-8")
+    (folder / "bot.toml").write_text('name = "slow"\ncommand = ["{python}", "bot.py"]\n', encoding="utf-8")
+    slow = BotSpec.from_manifest(folder)
+    keeper = BotKeeper(keep_alive=False, cpu=cpu, start_cpus=spare)
+    try:
+        playing = keeper.acquire(specs[:1], TIMEOUT, SANDBOX)
+        keeper.prestart([slow], TIMEOUT, SANDBOX)
+        (future,) = keeper._early[slow]
+        assert wait_until(lambda: bool(keeper._launches[future]))
+        (process,) = keeper._launches[future]
+        assert wait_until(lambda: len(tree_affinities(process.process.pid)) > 0)
+        assert tree_affinities(process.process.pid) == {frozenset(spare)}  # the match plays on cpu
+        keeper.release(playing, None)
+        taken: list = []
+        waiting = threading.Thread(target=lambda: taken.extend(keeper.acquire([slow], TIMEOUT, SANDBOX)))
+        waiting.start()
+        assert wait_until(lambda: tree_affinities(process.process.pid) == {frozenset(everywhere)}, 1.5)
+        assert not future.done()  # still booting: the widening came while the worker waited
+        waiting.join(TIMEOUT)
+        assert taken == [future.result()]
+        assert tree_affinities(process.process.pid) == {frozenset({cpu})}
+        keeper.release(taken, None)
+        assert keeper._launches == {}
+    finally:
+        keeper.close()
