@@ -53,7 +53,7 @@ import sys
 import tempfile
 import threading
 import tomllib
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
@@ -455,14 +455,22 @@ class BotProcess:
         that the bot moved out of reach, are skipped: where a bot runs is a matter of speed,
         not of safety.
         """
+        for task in self.tasks():
+            with contextlib.suppress(OSError):
+                os.sched_setaffinity(task, cpus)
+
+    def tasks(self) -> Iterator[int]:
+        """The thread ids of the bot's process and of every process below it, read from /proc
+        as the caller goes: a task's children are read only after the caller has had it, so a
+        process it forks after :meth:`pin` moved it inherits the new CPUs and one forked before
+        is still found.  Processes that vanish meanwhile are skipped."""
         pids, index = [self.process.pid], 0
         while index < len(pids):
             pid = pids[index]
             index += 1
             try:
                 for task in os.listdir(f"/proc/{pid}/task"):
-                    with contextlib.suppress(OSError):
-                        os.sched_setaffinity(int(task), cpus)
+                    yield int(task)
                     with contextlib.suppress(OSError):
                         pids += [int(child) for child in
                                  Path(f"/proc/{pid}/task/{task}/children").read_text().split()]

@@ -3,13 +3,15 @@ the next acquire takes them ready, unused ones are stopped, and they end on the 
 
 from __future__ import annotations
 
+import contextlib
 import os
+import threading
 import time
 
 import pytest
 
 from arena.executors.keeper import BotKeeper
-from referee.bots import BotSpec
+from referee.bots import BotProcess, BotSpec
 from referee.sandbox import SandboxConfig
 
 from .helpers import write_bot
@@ -116,6 +118,16 @@ run_bot(decide, name="{name}", version="1")
 '''
 
 
+def write_slow_bot(parent, name: str) -> BotSpec:
+    """A bot that takes 2 s to start (:data:`SLOW_BOOTING_BOT`), in a folder of its own."""
+    folder = parent / name
+    folder.mkdir()
+    folder.chmod(0o755)
+    (folder / "bot.py").write_text(SLOW_BOOTING_BOT.format(name=name), encoding="utf-8")
+    (folder / "bot.toml").write_text(f'name = "{name}"\ncommand = ["{{python}}", "bot.py"]\n', encoding="utf-8")
+    return BotSpec.from_manifest(folder)
+
+
 @pytest.mark.skipif(not hasattr(os, "sched_setaffinity") or len(os.sched_getaffinity(0)) < 2,
                     reason="early starts need a CPU that no worker is pinned to")
 def test_a_worker_starts_the_next_matchs_bots_while_one_plays(tmp_path):
@@ -125,14 +137,7 @@ def test_a_worker_starts_the_next_matchs_bots_while_one_plays(tmp_path):
     from arena.executors.local import LocalExecutor
     from referee.match import MatchConfig
 
-    specs = []
-    for name in ("slow-a", "slow-b"):
-        folder = tmp_path / name
-        folder.mkdir()
-        folder.chmod(0o755)
-        (folder / "bot.py").write_text(SLOW_BOOTING_BOT.format(name=name), encoding="utf-8")
-        (folder / "bot.toml").write_text(f'name = "{name}"\ncommand = ["{{python}}", "bot.py"]\n', encoding="utf-8")
-        specs.append(BotSpec.from_manifest(folder))
+    specs = [write_slow_bot(tmp_path, name) for name in ("slow-a", "slow-b")]
     executor = LocalExecutor(1)
     results = []
     try:
@@ -151,18 +156,12 @@ def test_a_worker_starts_the_next_matchs_bots_while_one_plays(tmp_path):
     assert second.startup_s < 1.0, (first.startup_s, second.startup_s)
 
 
-def tree_affinities(pid: int) -> set[frozenset[int]]:
-    """The CPU sets of every thread of ``pid`` and of every process below it."""
+def tree_affinities(process: BotProcess) -> set[frozenset[int]]:
+    """The CPU sets of every thread of the bot's process and of every process below it."""
     found: set[frozenset[int]] = set()
-    pids = [pid]
-    while pids:
-        current = pids.pop()
-        try:
-            for task in os.listdir(f"/proc/{current}/task"):
-                found.add(frozenset(os.sched_getaffinity(int(task))))
-                pids += [int(child) for child in open(f"/proc/{current}/task/{task}/children").read().split()]
-        except OSError:
-            continue
+    for task in process.tasks():
+        with contextlib.suppress(OSError):  # a thread that ended meanwhile
+            found.add(frozenset(os.sched_getaffinity(task)))
     return found
 
 
@@ -171,17 +170,10 @@ def tree_affinities(pid: int) -> set[frozenset[int]]:
 def test_early_bots_still_booting_when_their_match_waits_boot_on_the_workers_cpu_too(tmp_path, specs):
     """The worker waits for them, so its CPU is free: they boot on it and on the spare CPUs,
     then play on the worker's CPU alone."""
-    import threading
-
     everywhere = os.sched_getaffinity(0)
     cpu = max(everywhere)
     spare = everywhere - {cpu}
-    folder = tmp_path / "slow"
-    folder.mkdir()
-    folder.chmod(0o755)
-    (folder / "bot.py").write_text(SLOW_BOOTING_BOT.format(name="slow"), encoding="utf-8")
-    (folder / "bot.toml").write_text('name = "slow"\ncommand = ["{python}", "bot.py"]\n', encoding="utf-8")
-    slow = BotSpec.from_manifest(folder)
+    slow = write_slow_bot(tmp_path, "slow")
     keeper = BotKeeper(keep_alive=False, cpu=cpu, start_cpus=spare)
     try:
         playing = keeper.acquire(specs[:1], TIMEOUT, SANDBOX)
@@ -189,17 +181,17 @@ def test_early_bots_still_booting_when_their_match_waits_boot_on_the_workers_cpu
         (future,) = keeper._early[slow]
         assert wait_until(lambda: bool(keeper._launches[future]))
         (process,) = keeper._launches[future]
-        assert wait_until(lambda: len(tree_affinities(process.process.pid)) > 0)
-        assert tree_affinities(process.process.pid) == {frozenset(spare)}  # the match plays on cpu
+        assert wait_until(lambda: len(tree_affinities(process)) > 0)
+        assert tree_affinities(process) == {frozenset(spare)}  # the match plays on cpu
         keeper.release(playing, None)
         taken: list = []
         waiting = threading.Thread(target=lambda: taken.extend(keeper.acquire([slow], TIMEOUT, SANDBOX)))
         waiting.start()
-        assert wait_until(lambda: tree_affinities(process.process.pid) == {frozenset(everywhere)}, 1.5)
+        assert wait_until(lambda: tree_affinities(process) == {frozenset(everywhere)}, 1.5)
         assert not future.done()  # still booting: the widening came while the worker waited
         waiting.join(TIMEOUT)
         assert taken == [future.result()]
-        assert tree_affinities(process.process.pid) == {frozenset({cpu})}
+        assert tree_affinities(process) == {frozenset({cpu})}
         keeper.release(taken, None)
         assert keeper._launches == {}
     finally:
