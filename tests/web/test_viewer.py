@@ -1,0 +1,63 @@
+"""The replay viewer in a real browser (Debian's Chromium through Playwright) over real
+matches of every game (issue 25): no problem shown for a good record."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from arena.storage import Database, MatchRow
+from referee.games import game_names
+from referee.replay import replay
+from referee.result import MatchRecord
+
+from .conftest import Server
+
+pytestmark = pytest.mark.slow
+PAGE = 40
+"""Steps per request of the viewer (replay.js)."""
+
+
+@pytest.fixture(scope="module")
+def games_server(every_game_db: Path) -> Iterator[Server]:
+    with Server(every_game_db) as running:
+        yield running
+
+
+def longest(db_path: Path, game: str, seats: int | None = None) -> tuple[MatchRow, MatchRecord]:
+    """The played match of ``game`` with the most moves (the most pages of steps)."""
+    with Database(db_path, readonly=True) as db:
+        matches = [m for m in db.matches(game=game, status="done") if seats in (None, m.num_players)]
+        records = {m.id: db.match_record(m.id) for m in matches}
+    match = max(matches, key=lambda m: len(records[m.id].moves))  # type: ignore[union-attr]
+    record = records[match.id]
+    assert record is not None
+    return match, record
+
+
+def no_errors(page) -> None:
+    assert page.dialogs == [] and page.errors == [], (page.dialogs, page.errors)
+
+
+@pytest.mark.parametrize("game", game_names())
+def test_the_viewer_shows_no_problem_for_a_good_record(games_server, every_game_db, page, tmp_path, game):
+    """Issue 25: every paged replay request said "the engine failed on the record: _Enough"."""
+    match, record = longest(every_game_db, game)
+    assert replay(record).ok  # a good record
+    last = len(record.moves)
+    assert last + 1 > PAGE  # more than one page of steps, so the replay is stopped early
+    page.goto(f"{games_server.url}/matches/{match.id}")
+    for view in ("table", "0"):
+        if view != "table":
+            page.select_option("#view", view)
+        page.wait_for_selector(f"#replay[data-ready='{view}']")
+        problems = page.locator("#problems")
+        assert problems.is_hidden() and problems.inner_text() == "", (view, problems.inner_text())
+        page.keyboard.press("End")
+        assert page.locator("#step-counter").inner_text() == f"step {last}/{last}"
+        assert page.locator("#outcome").is_visible()
+        assert problems.is_hidden(), (view, problems.inner_text())
+    page.screenshot(path=str(tmp_path / f"replay-{game}.png"), full_page=True)
+    no_errors(page)
