@@ -1,5 +1,6 @@
 """The replay viewer in a real browser (Debian's Chromium through Playwright) over real
-matches of every game (issue 25): no problem shown for a good record."""
+matches of every game (issue 25): no problem shown for a good record, eight Yahtzee seats
+that fit."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from referee.games import game_names
 from referee.replay import replay
 from referee.result import MatchRecord
 
-from .conftest import Server
+from .conftest import LONG_NAME, Server
 
 pytestmark = pytest.mark.slow
 PAGE = 40
@@ -60,4 +61,30 @@ def test_the_viewer_shows_no_problem_for_a_good_record(games_server, every_game_
         assert page.locator("#outcome").is_visible()
         assert problems.is_hidden(), (view, problems.inner_text())
     page.screenshot(path=str(tmp_path / f"replay-{game}.png"), full_page=True)
+    no_errors(page)
+
+
+def test_eight_yahtzee_seats_fit_beside_the_moves(games_server, every_game_db, page, tmp_path):
+    """Issue 25: at 7 seats the score card ran under the Events/Moves column and hid seats 4-6."""
+    match, record = longest(every_game_db, "yahtzee", seats=8)
+    page.goto(f"{games_server.url}/matches/{match.id}")
+    page.wait_for_selector("#replay[data-ready='table']")
+    page.keyboard.press("End")
+    board = page.locator("#board").bounding_box()
+    aside = page.locator(".replay-body aside").bounding_box()
+    assert board["x"] + board["width"] <= aside["x"]  # the board ends before the moves column
+    heads = page.locator("table.scorecard thead th[scope='col']")
+    assert heads.count() == 8
+    boxes = [heads.nth(seat).bounding_box() for seat in range(8)]
+    totals = page.locator("td.total")
+    for seat, box in enumerate(boxes):
+        assert box["width"] > 20 and box["x"] >= board["x"] and box["x"] + box["width"] <= board["x"] + board["width"]
+        if seat:
+            assert box["x"] >= boxes[seat - 1]["x"] + boxes[seat - 1]["width"] - 1  # side by side, no overlap
+        assert LONG_NAME.format("")[:10] in heads.nth(seat).inner_text()
+        total = totals.nth(seat).bounding_box()
+        assert box["x"] - 1 <= total["x"] and total["x"] + total["width"] <= box["x"] + box["width"] + 1
+    assert [int(t) for t in totals.all_inner_texts()] == [int(s) for s in record.scores]
+    assert page.locator("#board").evaluate("b => b.scrollWidth <= b.clientWidth")  # nothing scrolled out of view
+    page.screenshot(path=str(tmp_path / "yahtzee-8-seats.png"), full_page=True)
     no_errors(page)
