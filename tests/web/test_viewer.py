@@ -1,11 +1,12 @@
 """The replay viewer in a real browser (Debian's Chromium through Playwright) over real
 matches of every game (issue 25): no problem shown for a good record, eight Yahtzee seats
-that fit."""
+that fit, links to a step."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from urllib.parse import urlparse
 
 import pytest
 
@@ -87,4 +88,37 @@ def test_eight_yahtzee_seats_fit_beside_the_moves(games_server, every_game_db, p
     assert [int(t) for t in totals.all_inner_texts()] == [int(s) for s in record.scores]
     assert page.locator("#board").evaluate("b => b.scrollWidth <= b.clientWidth")  # nothing scrolled out of view
     page.screenshot(path=str(tmp_path / "yahtzee-8-seats.png"), full_page=True)
+    no_errors(page)
+
+
+def test_a_link_to_a_step_opens_there_and_the_address_follows(games_server, every_game_db, page, tmp_path):
+    match, record = longest(every_game_db, "gin_rummy")
+    step = min(len(record.moves) - 2, PAGE + 25)  # beyond the first page
+    assert step > PAGE
+    page.goto(f"{games_server.url}/matches/{match.id}?step={step}")
+    page.wait_for_selector("#replay[data-ready='table']")
+    counter = page.locator("#step-counter")
+    assert counter.get_attribute("data-step") == str(step)
+    assert page.locator("#move .action").inner_text().startswith(f"move {step - 1}: ")
+
+    def address_step() -> str:
+        return urlparse(page.url).query
+
+    assert address_step() == f"step={step}"
+    page.keyboard.press("ArrowRight")
+    assert counter.get_attribute("data-step") == str(step + 1) and address_step() == f"step={step + 1}"
+    page.locator("#timeline li").nth(4).click()  # move 4: the position after it, step 5
+    assert counter.get_attribute("data-step") == "5" and address_step() == "step=5"
+    page.keyboard.press("Home")
+    assert address_step() == ""
+    page.select_option("#view", "1")
+    page.wait_for_selector("#replay[data-ready='1']")
+    page.keyboard.press("End")
+    assert address_step() == f"step={len(record.moves)}"
+    page.goto(f"{games_server.url}/matches/{match.id}?step=999999")  # past the end: the last step
+    page.wait_for_selector("#replay[data-ready='table']")
+    assert counter.get_attribute("data-step") == str(len(record.moves))
+    page.goto(f"{games_server.url}/matches/{match.id}?step=junk")
+    page.wait_for_selector("#replay[data-ready='table']")
+    assert counter.get_attribute("data-step") == "0"
     no_errors(page)
