@@ -1,6 +1,6 @@
-"""The replay viewer in a real browser (Debian's Chromium through Playwright) over real
-matches of every game (issue 25): no problem shown for a good record, eight Yahtzee seats
-that fit, links to a step."""
+"""The pages and the replay viewer in a real browser (Debian's Chromium through Playwright)
+over real matches of every game (issue 25): no problem shown for a good record, eight
+Yahtzee seats that fit, links to a step, no console error or failed request anywhere."""
 
 from __future__ import annotations
 
@@ -121,4 +121,28 @@ def test_a_link_to_a_step_opens_there_and_the_address_follows(games_server, ever
     page.goto(f"{games_server.url}/matches/{match.id}?step=junk")
     page.wait_for_selector("#replay[data-ready='table']")
     assert counter.get_attribute("data-step") == "0"
+    no_errors(page)
+
+
+def test_every_page_loads_without_console_errors_or_failed_requests(games_server, every_game_db, page):
+    """Issue 25: the favicon was a 404 on every page (a console error)."""
+    problems: list[str] = []
+    page.on("console", lambda message: message.type == "error" and problems.append(f"console: {message.text}"))
+    page.on("requestfailed", lambda request: problems.append(f"failed: {request.url}"))
+    page.on("response", lambda response: response.status >= 400 and problems.append(
+        f"{response.status}: {response.url}"))
+    match, _ = longest(every_game_db, "yaniv")
+    with Database(every_game_db, readonly=True) as db:
+        bot = db.bots()[0].id
+    paths = ["/", "/games/yaniv/standard", "/games/jass/schieber/h2h", f"/bots/{bot}", "/tournaments",
+             "/tournaments/1", "/matches", f"/matches?bot={bot}", f"/matches/{match.id}", "/api/games",
+             "/favicon.ico"]
+    for path in paths:
+        page.goto(games_server.url + path)
+        if path.startswith("/matches/"):
+            page.wait_for_selector("#replay[data-ready]")
+        page.wait_for_load_state("networkidle")
+    assert problems == []
+    icon = page.goto(games_server.url + "/favicon.ico")
+    assert icon is not None and icon.ok and icon.headers["content-type"].startswith("image/svg+xml")
     no_errors(page)

@@ -99,4 +99,7 @@ def test_wheel_ships_sources_new_sample_bots_and_protos_but_no_build_output(tmp_
     assert protos and protos <= names
     modules = {f"{path.relative_to(source)}" for top in ("arena", "referee") for path in (source / top).rglob("*.py")}
     assert modules <= names
+    web = {f"arena/web/{path.relative_to(source / 'arena' / 'web')}" for folder in ("static", "templates")
+           for path in (source / "arena" / "web" / folder).iterdir()}
+    assert web - names == set(), "add these to the arena.web package data in pyproject.toml"  # the favicon
     assert not any(name.startswith(("tests/", "benchmarks/", "scripts/", ".venv/")) for name in names)
