@@ -14,7 +14,7 @@ from arena.queries import bot_labels, h2h_matrix, rating_json
 from arena.ratings import rating_history
 from arena.storage import BotRow, Database, MatchRow, NotFoundError, TournamentRow
 from arena.web.store import ReadOnlyStore
-from referee.games import game_names
+from referee.games import game_class, game_names
 
 STATUSES = ("pending", "done", "failed")
 PER_PAGE = 50
@@ -26,6 +26,22 @@ class NotFound(LookupError):
 
 class BadRequest(ValueError):
     """A query parameter that cannot be read (a 400)."""
+
+
+def check_game(game: str | None, variant: str | None) -> None:
+    """Unknown games and variants are 404s, not empty tables.
+
+    :raises NotFound: for a game no engine plays, or a variant the game does not have.
+    """
+    if game is None:
+        if variant is not None and all(variant not in game_class(name).variants for name in game_names()):
+            raise NotFound(f"no game has a variant {variant!r}")
+        return
+    if game not in game_names():
+        raise NotFound(f"unknown game {game!r} (games: {', '.join(game_names())})")
+    variants = game_class(game).variants
+    if variant is not None and variant not in variants:
+        raise NotFound(f"{game} has no variant {variant!r} (variants: {', '.join(variants)})")
 
 
 def bot_json(bot: BotRow) -> dict[str, Any]:
@@ -44,12 +60,21 @@ def games(db: Database) -> list[dict[str, Any]]:
 
 
 def ratings(store: ReadOnlyStore, db: Database, game: str, variant: str) -> list[dict[str, Any]]:
-    """The rating table as ``arena ratings --format json`` prints it, plus bot id and language."""
+    """The rating table as ``arena ratings --format json`` prints it, plus bot id and language.
+
+    :raises NotFound: for an unknown game or variant.
+    """
+    check_game(game, variant)
     rows = store.table(db, game, variant)
     return [dict(rating_json(r), bot_id=r.bot_id, language=r.language) for r in rows]
 
 
 def head_to_head(db: Database, game: str, variant: str) -> dict[str, Any]:
+    """The head-to-head matrix.
+
+    :raises NotFound: for an unknown game or variant.
+    """
+    check_game(game, variant)
     matrix = h2h_matrix(db, game, variant)
     return {"bots": [bot_json(b) for b in matrix.bots],
             "cells": [{"bot": a, "opponent": b, "matches": n, "result": round(result, 4)}
@@ -167,7 +192,11 @@ class MatchFilter:
 
 
 def matches(db: Database, where: MatchFilter, per_page: int = PER_PAGE) -> dict[str, Any]:
-    """One page of matches, newest first, with the total for paging."""
+    """One page of matches, newest first, with the total for paging.
+
+    :raises NotFound: for an unknown game or variant in the filters.
+    """
+    check_game(where.game, where.variant)
     filters = {"tournament_id": where.tournament, "game": where.game, "variant": where.variant,
                "bot_id": where.bot, "status": where.status, "faults": where.faults}
     total = db.count_matches(**filters)

@@ -247,3 +247,19 @@ def test_replay_pages_join_up_to_the_whole_replay(client, played_db) -> None:
         start += 40
     assert pages == whole["steps"] and whole["problems"] == []
     assert client.get(f"/api/matches/{match_id}/replay?from=x").status_code == 400
+
+
+@pytest.mark.parametrize("url", ["/api/games/nope/standard/ratings", "/api/games/yahtzee/nope/ratings",
+                                 "/api/games/nope/standard/h2h", "/api/games/gin_rummy/yams/h2h",
+                                 "/api/matches?game=nope", "/api/matches?game=yahtzee&variant=standard",
+                                 "/api/matches?variant=nope", "/games/nope/standard", "/games/yahtzee/nope/h2h"])
+def test_unknown_games_and_variants_are_404(client, url):
+    response = client.get(url)
+    assert response.status_code == 404, response.text
+    if url.startswith("/api/"):
+        assert "nope" in response.json()["error"] or "standard" in response.json()["error"]
+
+
+def test_a_known_variant_without_matches_is_an_empty_table(client):
+    assert client.get("/api/games/yahtzee/yams/ratings").json() == []
+    assert client.get("/api/matches?game=yahtzee&variant=yams").json()["total"] == 0
