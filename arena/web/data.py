@@ -8,6 +8,7 @@ renderers, never of the data.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime, timezone
 from typing import Any
 
 from arena.queries import bot_labels, h2h_matrix, rating_json
@@ -26,6 +27,16 @@ class NotFound(LookupError):
 
 class BadRequest(ValueError):
     """A query parameter that cannot be read (a 400)."""
+
+
+def iso_time(stamp: float | None) -> str | None:
+    """A stored Unix time as ISO 8601 in UTC with its offset (``2026-11-26T00:10:00+00:00``)."""
+    return None if stamp is None else datetime.fromtimestamp(stamp, timezone.utc).isoformat(timespec="seconds")
+
+
+def ranks(ranking: list[int] | tuple[int, ...] | None) -> list[int] | None:
+    """A stored 0-based ranking by seat as the API shows every rank: 1 is the best."""
+    return None if ranking is None else [r + 1 for r in ranking]
 
 
 def check_game(game: str | None, variant: str | None) -> None:
@@ -106,7 +117,7 @@ def bot(store: ReadOnlyStore, db: Database, bot_id: int) -> dict[str, Any]:
 def _tournament_json(db: Database, t: TournamentRow) -> dict[str, Any]:
     counts = db.match_counts(t.id)
     return {"id": t.id, "name": t.name, "game": t.game, "variant": t.variant, "format": t.options.get("format", t.format),
-            "status": t.status, "created_at": t.created_at, "finished_at": t.finished_at,
+            "status": t.status, "created_at": iso_time(t.created_at), "finished_at": iso_time(t.finished_at),
             "progress": {**counts, "total": sum(counts.values())}}
 
 
@@ -136,13 +147,13 @@ def match_json(match: MatchRow, labels: dict[int, str]) -> dict[str, Any]:
     for seat, bot_id in enumerate(match.bot_ids):
         seats.append({"seat": seat, "bot_id": bot_id, "bot": labels.get(bot_id, f"bot {bot_id}"),
                       "score": match.scores[seat] if match.scores else None,
-                      "rank": match.ranking[seat] + 1 if match.ranking else None,
+                      "rank": match.ranking[seat] + 1 if match.ranking else None,  # 1 is best
                       "faults": match.faults[seat] if match.faults else 0,
                       "forfeited": bool(match.forfeited and seat in match.forfeited)})
     return {"id": match.id, "tournament_id": match.tournament_id, "game": match.game, "variant": match.variant,
-            "round": match.round, "deal": match.deal, "rotation": match.rotation, "seed": match.seed,
+            "round": match.round + 1, "deal": match.deal, "rotation": match.rotation, "seed": match.seed,
             "settings": match.settings, "status": match.status, "termination": match.termination,
-            "reason": match.reason, "duration_s": match.duration_s, "finished_at": match.finished_at,
+            "reason": match.reason, "duration_s": match.duration_s, "finished_at": iso_time(match.finished_at),
             "faults": sum(match.faults or ()), "seats": seats}
 
 
@@ -216,7 +227,7 @@ def match(db: Database, match_id: int) -> dict[str, Any]:
     data = match_json(row, bot_labels(db))
     data["record"] = None if record is None else {
         "players": record.players, "termination": record.termination, "reason": record.reason,
-        "scores": record.scores, "ranking": record.ranking, "duration_s": record.duration_s,
+        "scores": record.scores, "ranking": ranks(record.ranking), "duration_s": record.duration_s,
         "bank_used": record.bank_used, "time_control": record.time_control,
         "moves": [m.to_json() for m in record.moves], "faults": [f.to_json() for f in record.faults]}
     return data

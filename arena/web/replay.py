@@ -16,7 +16,7 @@ from typing import Any
 
 from arena.queries import bot_labels
 from arena.storage import Database, NotFoundError
-from arena.web.data import BadRequest, NotFound
+from arena.web.data import BadRequest, NotFound, ranks
 from arena.web.renderers import RenderContext, render_seat, render_table, renderer_for
 from referee.games.base import SettingsError, State
 from referee.games.cards import Card
@@ -114,7 +114,7 @@ def replay_steps(record: MatchRecord, seat: int | None, players: list[str] | Non
                             "faults": faults.get(number - 1, [])}
         if state.is_terminal():
             outcome = state.outcome()
-            step["outcome"] = {"scores": list(outcome.scores), "ranking": list(outcome.ranking),
+            step["outcome"] = {"scores": list(outcome.scores), "ranking": ranks(outcome.ranking),
                                "detail": outcome.detail}
         steps.append(step)
 
@@ -126,7 +126,8 @@ def replay_steps(record: MatchRecord, seat: int | None, players: list[str] | Non
     return {"game": record.game, "variant": record.variant, "seat": seat, "players": players,
             "renderer": renderer.__name__.rsplit(".", 1)[-1], "problems": problems,
             "faults": [f.to_json() for f in record.faults if f.decision is None],
-            "scores": record.scores, "ranking": record.ranking, "start": start, "total_steps": len(record.moves) + 1,
+            "scores": record.scores, "ranking": ranks(record.ranking), "start": start,
+            "total_steps": len(record.moves) + 1,
             "steps": steps}
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import random
 import sqlite3
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
@@ -263,3 +264,27 @@ def test_unknown_games_and_variants_are_404(client, url):
 def test_a_known_variant_without_matches_is_an_empty_table(client):
     assert client.get("/api/games/yahtzee/yams/ratings").json() == []
     assert client.get("/api/matches?game=yahtzee&variant=yams").json()["total"] == 0
+
+
+def test_api_rounds_count_from_1_times_are_iso_and_rank_1_is_best(client, played_db):
+    with Database(played_db, readonly=True) as db:
+        stored = {m.id: m for m in db.matches(status="done")}
+        tournament = db.tournament(1)
+    listed = client.get("/api/matches").json()["matches"]
+    assert {m["id"]: m["round"] for m in listed} == {i: m.round + 1 for i, m in stored.items()}
+    assert min(m["round"] for m in listed) == 1
+    one = listed[0]
+    page = client.get(f"/matches/{one['id']}").text
+    assert f"round {one['round']}," in page  # the page and the API say the same
+    assert one["finished_at"] == datetime.fromtimestamp(stored[one["id"]].finished_at, timezone.utc) \
+        .isoformat(timespec="seconds") and one["finished_at"].endswith("+00:00")
+    for t in [client.get("/api/tournaments").json()[-1], client.get("/api/tournaments/1").json()]:
+        assert datetime.fromisoformat(t["created_at"]) == datetime.fromtimestamp(int(tournament.created_at),
+                                                                                 timezone.utc)
+        assert datetime.fromisoformat(t["finished_at"]).utcoffset() == timedelta(0)
+    match = client.get(f"/api/matches/{one['id']}").json()
+    best = [s["seat"] for s in match["seats"] if s["rank"] == 1]
+    assert best and match["record"]["ranking"] == [s["rank"] for s in match["seats"]]
+    assert min(match["record"]["ranking"]) == 1
+    replay_json = client.get(f"/api/matches/{one['id']}/replay").json()
+    assert replay_json["ranking"] == replay_json["steps"][-1]["outcome"]["ranking"] == match["record"]["ranking"]
