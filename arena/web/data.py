@@ -126,7 +126,7 @@ def tournaments(db: Database) -> list[dict[str, Any]]:
 
 
 def tournament(db: Database, tid: int) -> dict[str, Any]:
-    """A tournament's settings, entrants, progress and latest finished matches."""
+    """A tournament's settings, entrants, standings, progress and latest finished matches."""
     try:
         t = db.tournament(tid)
     except NotFoundError:
@@ -135,10 +135,27 @@ def tournament(db: Database, tid: int) -> dict[str, Any]:
     labels = bot_labels(db)
     data.update(settings=t.settings, table_size=t.table_size, rounds=t.rounds, duplicate=t.duplicate, seed=t.seed,
                 time_control=t.time_control, keep_alive=bool(t.options.get("keep_alive")),
-                entrants=[bot_json(b) for b in db.tournament_bots(tid)],
+                entrants=[bot_json(b) for b in db.tournament_bots(tid)], standings=standings(db, tid, labels),
                 latest=[match_json(m, labels) for m in db.matches(tournament_id=tid, status="done", limit=10,
                                                                   newest_first=True)])
     return data
+
+
+def standings(db: Database, tid: int, labels: dict[int, str]) -> list[dict[str, Any]]:
+    """Each entrant's played matches of tournament ``tid``: wins (first places, shared ones
+    included), mean rank (1 is best), mean score and faults; most wins first, then best mean
+    rank.  A bot filling two seats of a match (its team's) counts that match once."""
+    rows = db.conn.execute(
+        "SELECT bot_id, COUNT(*), SUM(best = 0), AVG(best) + 1, AVG(score), SUM(faults) FROM"
+        " (SELECT s.bot_id, s.match_id, MIN(s.rank) AS best, AVG(s.score) AS score, SUM(s.faults) AS faults"
+        "  FROM match_seats s JOIN matches m ON m.id = s.match_id"
+        "  WHERE m.tournament_id = ? AND m.status = 'done' GROUP BY s.bot_id, s.match_id)"
+        " GROUP BY bot_id", (tid,)).fetchall()
+    table = [{"bot_id": bot_id, "bot": labels.get(bot_id, f"bot {bot_id}"), "matches": played, "wins": wins,
+              "mean_rank": round(mean_rank, 4), "mean_score": round(mean_score, 4), "faults": faults}
+             for bot_id, played, wins, mean_rank, mean_score, faults in rows]
+    table.sort(key=lambda row: (-row["wins"], row["mean_rank"], row["bot"]))
+    return table
 
 
 # --- matches ---------------------------------------------------------------------------------------------

@@ -147,6 +147,9 @@ def test_live_tournament_page_advances_without_reload(page, tmp_path):
         assert page.evaluate("window.__same_page") is True  # updated in place, never reloaded
         assert seen == sorted(seen) and seen[0] == 0
         assert page.locator("#latest tbody tr").count() == total
+        standings = page.locator("#standings tbody tr")  # filled in place too: the page opened with none
+        assert standings.count() == 2
+        assert [standings.nth(k).locator("td").nth(1).inner_text() for k in range(2)] == [str(total)] * 2
         shot(page, tmp_path, "tournament-live")
         no_script_ran(page)
 

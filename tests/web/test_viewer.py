@@ -1,6 +1,7 @@
 """The pages and the replay viewer in a real browser (Debian's Chromium through Playwright)
 over real matches of every game (issue 25): no problem shown for a good record, eight
-Yahtzee seats that fit, links to a step, no console error or failed request anywhere."""
+Yahtzee seats that fit, links to a step, no console error or failed request anywhere, and
+the tournament page's format and standings."""
 
 from __future__ import annotations
 
@@ -145,4 +146,25 @@ def test_every_page_loads_without_console_errors_or_failed_requests(games_server
     assert problems == []
     icon = page.goto(games_server.url + "/favicon.ico")
     assert icon is not None and icon.ok and icon.headers["content-type"].startswith("image/svg+xml")
+    no_errors(page)
+
+
+def test_tournament_page_format_and_standings(games_server, every_game_db, page, tmp_path):
+    with Database(every_game_db, readonly=True) as db:
+        tid = next(t.id for t in db.tournaments() if t.name == "eight seats")
+        done = db.matches(tournament_id=tid, status="done")
+    page.goto(f"{games_server.url}/tournaments/{tid}")
+    settings = page.locator("table.settings").inner_text()
+    assert "free-for-all, tables of 8" in settings and "tables of 8, tables of 8" not in settings
+    rows = page.locator("#standings tbody tr")
+    assert rows.count() == 8
+    wins = []
+    for k in range(8):
+        cells = rows.nth(k).locator("td").all_inner_texts()
+        assert cells[0].startswith(LONG_NAME.format("")) and int(cells[1]) == len(done)
+        assert 1 <= float(cells[3]) <= 8
+        wins.append(int(cells[2]))
+    assert wins == sorted(wins, reverse=True)
+    assert sum(wins) >= len(done)  # every match has at least one winner (ties share first place)
+    page.screenshot(path=str(tmp_path / "tournament-standings.png"), full_page=True)
     no_errors(page)

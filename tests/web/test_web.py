@@ -288,3 +288,17 @@ def test_api_rounds_count_from_1_times_are_iso_and_rank_1_is_best(client, played
     assert min(match["record"]["ranking"]) == 1
     replay_json = client.get(f"/api/matches/{one['id']}/replay").json()
     assert replay_json["ranking"] == replay_json["steps"][-1]["outcome"]["ranking"] == match["record"]["ranking"]
+
+
+def test_tournament_api_has_standings(client, played_db):
+    with Database(played_db, readonly=True) as db:
+        done = db.matches(tournament_id=1, status="done")
+        labels = {b.id: b.label for b in db.bots()}
+    standings = client.get("/api/tournaments/1").json()["standings"]
+    assert sorted(s["bot"] for s in standings) == sorted({labels[b] for m in done for b in m.bot_ids})
+    for row in standings:
+        mine = [m for m in done if row["bot_id"] in m.bot_ids]
+        places = [m.ranking[m.bot_ids.index(row["bot_id"])] for m in mine]
+        assert row["matches"] == len(mine) and row["wins"] == places.count(0)
+        assert row["mean_rank"] == pytest.approx(1 + sum(places) / len(places), abs=1e-4)
+    assert [s["wins"] for s in standings] == sorted((s["wins"] for s in standings), reverse=True)
