@@ -55,6 +55,11 @@ def check_game(game: str | None, variant: str | None) -> None:
         raise NotFound(f"{game} has no variant {variant!r} (variants: {', '.join(variants)})")
 
 
+def lower_scores_win(game: str) -> bool:
+    """Whether a lower mean score is better in ``game`` (Yaniv): the tables say so."""
+    return game in game_names() and game_class(game).lower_scores_win
+
+
 def bot_json(bot: BotRow) -> dict[str, Any]:
     return {"id": bot.id, "name": bot.name, "version": bot.version, "label": bot.label, "author": bot.author,
             "language": bot.language}
@@ -136,6 +141,7 @@ def tournament(db: Database, tid: int) -> dict[str, Any]:
     data.update(settings=t.settings, table_size=t.table_size, rounds=t.rounds, duplicate=t.duplicate, seed=t.seed,
                 time_control=t.time_control, keep_alive=bool(t.options.get("keep_alive")),
                 entrants=[bot_json(b) for b in db.tournament_bots(tid)], standings=standings(db, tid, labels),
+                lower_scores_win=lower_scores_win(t.game),
                 latest=[match_json(m, labels) for m in db.matches(tournament_id=tid, status="done", limit=10,
                                                                   newest_first=True)])
     return data

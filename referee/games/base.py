@@ -183,6 +183,8 @@ class Game(ABC):
     """Settings for a short match (``arena check-bot``, smoke tests): e.g. fewer hands."""
     teams: ClassVar[tuple[tuple[Seat, ...], ...] | None] = None
     """Fixed partnerships (Jass), or ``None`` for every-seat-for-itself games."""
+    lower_scores_win: ClassVar[bool] = False
+    """True when a lower score is better (Yaniv's penalty points): tables of mean scores say so."""
 
     def __init__(self, *, variant: str | None = None, num_players: int | None = None,
                  settings: Mapping[str, Any] | None = None) -> None:

@@ -318,6 +318,7 @@ class YanivGame(Game):
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 8
     default_players: ClassVar[int] = 4
+    lower_scores_win: ClassVar[bool] = True
     short_match_settings: ClassVar[Mapping[str, Any]] = {"max_rounds": 3}
     settings_spec: ClassVar[tuple[Setting, ...]] = (
         Setting("max_turns_per_round", 300, "safety cap: a round without a Yaniv ends after this many turns",

@@ -302,3 +302,14 @@ def test_tournament_api_has_standings(client, played_db):
         assert row["matches"] == len(mine) and row["wins"] == places.count(0)
         assert row["mean_rank"] == pytest.approx(1 + sum(places) / len(places), abs=1e-4)
     assert [s["wins"] for s in standings] == sorted((s["wins"] for s in standings), reverse=True)
+
+
+def test_yaniv_tables_say_lower_scores_are_better(every_game_db):
+    with TestClient(create_app(every_game_db)) as client:
+        yaniv_tid = next(t["id"] for t in client.get("/api/tournaments").json() if t["game"] == "yaniv")
+        for url in ["/", "/games/yaniv/standard", f"/tournaments/{yaniv_tid}"]:
+            assert "mean score (lower is better)" in client.get(url).text, url
+        index = client.get("/").text
+        assert index.count("mean score (lower is better)") == 1  # Yaniv's table only, of five games
+        for url in ["/games/yahtzee/yahtzee", "/games/gin_rummy/standard", "/tournaments/1"]:
+            assert "lower is better" not in client.get(url).text, url
