@@ -4,7 +4,9 @@ through the engine, renderers and escaping, and the `arena serve` CLI's errors."
 from __future__ import annotations
 
 import hashlib
+import math
 import random
+import re
 import sqlite3
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
@@ -18,6 +20,7 @@ from arena.cli import main
 from arena.ratings import rating_table, update_ratings
 from arena.storage import Database
 from arena.web import create_app
+from arena.web.charts import nice_step, nice_ticks, rating_history_svg
 from arena.web.renderers import RenderContext, render_seat, renderer_for
 from arena.web.replay import replay_steps, to_jsonable
 from referee.games import game_names, make_game
@@ -302,6 +305,27 @@ def test_tournament_api_has_standings(client, played_db):
         assert row["matches"] == len(mine) and row["wins"] == places.count(0)
         assert row["mean_rank"] == pytest.approx(1 + sum(places) / len(places), abs=1e-4)
     assert [s["wins"] for s in standings] == sorted((s["wins"] for s in standings), reverse=True)
+
+
+@pytest.mark.parametrize("low, high", [(-3, 37), (0, 50), (-12.7, 58.3), (0.3, 0.9), (12, 12), (-41, 123.4)])
+def test_chart_ticks_are_round_and_cover_the_range(low, high):
+    ticks = nice_ticks(low, high)
+    step = ticks[1] - ticks[0]
+    mantissa = step / 10 ** math.floor(math.log10(step))
+    assert round(mantissa, 6) in (1, 2, 5)
+    assert ticks[0] <= low and ticks[-1] >= high and 2 <= len(ticks) <= 6
+    assert all(abs(t / step - round(t / step)) < 1e-6 for t in ticks)
+    assert nice_step(high - low) == pytest.approx(step)
+
+
+def test_rating_chart_labels_are_round_numbers():
+    history = [{"match": i, "mu": 25 + i * 1.37, "sigma": 8.333 - i * 0.41} for i in range(12)]
+    labels = re.findall(r'<text class="tick" x="40" y="[^"]+" text-anchor="end">([^<]+)</text>',
+                        str(rating_history_svg(history, "t")))
+    assert len(labels) >= 2
+    values = [float(v) for v in labels]
+    step = values[1] - values[0]
+    assert all(v % step == 0 for v in values) and step in (5, 10, 20, 50), labels
 
 
 def test_yaniv_tables_say_lower_scores_are_better(every_game_db):
