@@ -5,6 +5,7 @@ escaped."""
 
 from __future__ import annotations
 
+import random
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -175,3 +176,28 @@ def test_the_html_named_bot_is_shown_escaped_on_the_boards(all_games):
         assert any(XSS_NAME in player for player in record.players)
         html = "".join(step["html"] for step in replay_steps(record, None, count=5)["steps"])
         assert XSS_NAME not in html and "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+
+
+def _first_observation(game: str, settings: dict[str, Any], wanted: Callable[[Any], bool]) -> Any:
+    """Seat 0's first observation, over seeded random games of the engine, for which ``wanted``
+    holds (for what the recorded matches seldom reach: Stöck, Assaf, a halved total)."""
+    rng = random.Random(11)
+    for seed in range(400):
+        state = make_game(game, settings=settings).new_initial_state(seed)
+        while not state.is_terminal():
+            state.apply(rng.choice(state.legal_actions()))
+            observation = state.observe(0)
+            if wanted(observation):
+                return observation
+    raise AssertionError(f"no {game} game reached the case")
+
+
+@pytest.mark.parametrize("game, settings, wanted, shown", [
+    ("jass", {"max_hands": 3}, lambda o: o.stoeck >= 0, "Stöck:"),
+    ("yaniv", {"max_rounds": 6}, lambda o: o.last_round is not None and o.last_round.kind == "assaf", "Assaf by"),
+    ("yaniv", {"max_rounds": 30}, lambda o: o.last_round is not None and any(o.last_round.halved), "halved "),
+])
+def test_rare_announcements_are_drawn_as_words(game, settings, wanted, shown):
+    observation = _first_observation(game, settings, wanted)
+    html = str(render_seat(renderer_for(game), observation, RenderContext(("a", "b", "c", "d"), 0)))
+    assert shown in html and not python_leftovers(html)
