@@ -19,7 +19,8 @@ from referee.games.jass import JassObservation
 
 _ORDER = (0, 1, 2, 3)
 _MODES = {"hearts": SUIT_NAMES["H"], "diamonds": SUIT_NAMES["D"], "spades": SUIT_NAMES["S"],
-          "clubs": SUIT_NAMES["C"], "obenabe": "Obenabe (top down)", "undenufe": "Undenufe (bottom up)"}
+          "clubs": SUIT_NAMES["C"], "obenabe": "Obenabe (no trump, A high)",
+          "undenufe": "Undenufe (no trump, 6 high)"}
 
 
 def _team(seat: int) -> str:
@@ -42,16 +43,17 @@ def _status(obs: JassObservation, ctx: RenderContext) -> Markup:
                                                               who(ctx, obs.forehand))
     if obs.mode:
         pushed = Markup(" after {} pushed").format(who(ctx, obs.forehand)) if obs.pushed else Markup("")
-        mode = Markup(' Trump: <b class="mode">{}</b> \u00d7{}, chosen by {}{}.').format(
-            _MODES[obs.mode], obs.multiplier, who(ctx, obs.chooser), pushed)
+        kind = "Mode" if obs.mode in ("obenabe", "undenufe") else "Trump"
+        mode = Markup(' {}: <b class="mode">{}</b> \u00d7{}, chosen by {}{}.').format(
+            kind, _MODES[obs.mode], obs.multiplier, who(ctx, obs.chooser), pushed)
     elif obs.pushed:
-        mode = Markup(" {} pushed: the partner chooses the trump.").format(who(ctx, obs.forehand))
+        mode = Markup(" {} pushed: the partner chooses.").format(who(ctx, obs.forehand))
     else:
-        mode = Markup(" The trump is being chosen.")
+        mode = Markup(" Trump or mode not chosen yet.")
     if obs.current_player == TERMINAL:
         turn = Markup(" Match over.")
     else:
-        verb = "to choose the trump" if obs.phase == "declare" else "to play"
+        verb = "to choose trump or mode" if obs.phase == "declare" else "to play"
         turn = Markup(" {} {}.").format(who(ctx, obs.current_player), verb)
     return Markup('<p class="status">{}{}{}</p>').format(head, mode, turn)
 
@@ -109,7 +111,7 @@ def _board(obs: JassObservation, ctx: RenderContext, hands: Mapping[int, Sequenc
     for seat in range(4):
         tags = [_team(seat)] + ["dealer"] * (seat == obs.dealer) + ["forehand"] * (seat == obs.forehand)
         if seat == obs.chooser:
-            tags.append("chose the trump")
+            tags.append("chose the mode")
         if seat in hands:
             hand = fan(hands[seat])
         else:

@@ -18,6 +18,8 @@ from referee.games.yaniv import RoundResult, YanivObservation
 
 _FACE_UP = -2
 """The seat of the round's face-up card in ``discards``."""
+_GROUPS_SHOWN = 12
+"""The latest discard groups drawn: a round may run to hundreds of turns."""
 
 
 def _status(obs: YanivObservation, ctx: RenderContext) -> Markup:
@@ -55,12 +57,15 @@ def _piles(obs: YanivObservation, ctx: RenderContext) -> Markup:
         card_row(group, marks=ends, overlap=1.05, label="may be taken: " + " ".join(map(str, group))))
     stock = Markup('<div class="stock"><h4>stock: {} cards</h4>{}</div>').format(
         obs.stock_size, card_row([], face_down=1 if obs.stock_size else 0, label=f"stock of {obs.stock_size}"))
+    recent = obs.discards[-_GROUPS_SHOWN:]
     groups = Markup("").join(
         Markup("<figure>{}<figcaption>{}</figcaption></figure>").format(
             card_row(list(cards), overlap=0.48), "face-up card" if seat == _FACE_UP else name(ctx, seat))
-        for seat, cards in obs.discards)
-    discards = Markup('<div class="discards"><h4>discards this round ({} dead)</h4><div class="groups">{}</div>'
-                      '</div>').format(len(obs.dead), groups)
+        for seat, cards in recent)
+    earlier = len(obs.discards) - len(recent)
+    note = f"the last {len(recent)} of {len(obs.discards)}, " if earlier else ""
+    discards = Markup('<div class="discards"><h4>discards this round ({}{} cards dead)</h4><div class="groups">{}'
+                      '</div></div>').format(note, len(obs.dead), groups)
     return Markup('<div class="pile-area">{}{}{}</div>').format(stock, offered, discards)
 
 

@@ -46,7 +46,8 @@ def _status(obs: YoninkanObservation, ctx: RenderContext) -> Markup:
         turn = Markup(" Match over.")
     else:
         verb = _PHASES.get(obs.phase, obs.phase).format(_words(obs.right))
-        turn = Markup(" Trick {}: {} {}.").format(obs.trick_number, who(ctx, obs.current_player), verb)
+        trick = f" Trick {obs.trick_number}:" if obs.phase in ("play", "right") else ""
+        turn = Markup("{} {} {}.").format(trick, who(ctx, obs.current_player), verb)
     return Markup('<p class="status">{}{}</p>').format(head, turn)
 
 
