@@ -173,3 +173,25 @@ def page(browser: object) -> Iterator[object]:
         yield page
     finally:
         context.close()
+
+
+@pytest.fixture(scope="session")
+def boards_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A database with real short tournaments of the games only arena hosts: Jass (two
+    teams), Yaniv (tables of 3) and Yoninkan (tables of 4), each with the HTML-named bot."""
+    from arena.resources import random_bot_copies
+
+    folder = tmp_path_factory.mktemp("boards-db")
+    xss = write_commenter(folder / "xss_bot")
+    (extra,) = random_bot_copies(folder, 1)
+    db = folder / "arena.db"
+    common = ["--rounds", "1", "--workers", "1", "--keep-alive", "--quiet", "--db", str(db)]
+    arena("tournament", "run", "--game", "jass", "--bot", str(SAMPLE_BOTS / "jass_heuristic"), "--bot", str(xss),
+          "--setting", "target=1000", "--setting", "max_hands=3", "--seed", "5", *common)
+    arena("tournament", "run", "--game", "yaniv", "--bot", str(SAMPLE_BOTS / "yaniv_heuristic"), "--bot",
+          str(SAMPLE_BOTS / "random_bot"), "--bot", str(xss), "--table-size", "3", "--setting", "max_rounds=4",
+          "--seed", "6", *common)
+    arena("tournament", "run", "--game", "yoninkan", "--bot", str(SAMPLE_BOTS / "yoninkan_heuristic"), "--bot",
+          str(SAMPLE_BOTS / "random_bot"), "--bot", str(xss), "--bot", str(extra), "--setting", "games=2",
+          "--seed", "7", *common)
+    return db

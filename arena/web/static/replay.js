@@ -94,10 +94,16 @@
       outcomeBox.hidden = false;
       outcomeBox.textContent = "";
       outcomeBox.appendChild(el("strong", "", "Result: "));
-      var scores = el("span", "scores", step.outcome.scores.map(function (s, seat) {
-        return data.players[seat] + " " + s;
+      // Best first: rank 1 is the best (the API's ranks count from 1), ties share a rank.
+      var ranking = step.outcome.ranking;
+      var order = ranking.map(function (r, seat) { return seat; }).sort(function (a, b) {
+        return ranking[a] - ranking[b] || a - b;
+      });
+      var scores = el("span", "scores", order.map(function (seat) {
+        return "#" + ranking[seat] + " " + data.players[seat] + " " + step.outcome.scores[seat];
       }).join(" · "));
       scores.setAttribute("data-scores", JSON.stringify(step.outcome.scores));
+      scores.setAttribute("data-ranks", JSON.stringify(ranking));
       outcomeBox.appendChild(scores);
       outcomeBox.appendChild(el("div", "meta", step.outcome.detail));
     } else {
