@@ -15,7 +15,7 @@ from rich.table import Table
 
 from referee.games.base import State
 from referee.match import TimeControl
-from referee.result import MatchRecord, MoveStatus
+from referee.result import FaultKind, MatchRecord, MoveStatus
 from referee.sandbox import Limits, SandboxConfig, SandboxError, SandboxMode
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -192,6 +192,24 @@ def print_match_log(console: Console, record: MatchRecord, *, verbose: bool) -> 
     replay(record, on_state)
     if reached < len(record.moves):
         console.print(f"  (the record does not replay from move {reached}: `arena replay` says why)")
+
+
+def forfeit_texts(record: MatchRecord) -> list[str]:
+    """One line per forfeited seat, saying why: ``arena play`` exits 1 with them (docs/cli.md)."""
+    texts = []
+    for seat in record.forfeited:
+        faults = [fault for fault in record.faults if fault.seat == seat]
+        last = faults[-1] if faults else None
+        if last is not None and last.kind is FaultKind.STARTUP:
+            why = f"at start-up: {last.detail}"
+        elif last is not None:
+            at = f"at move {last.decision}" if last.decision is not None else "during the match"
+            count = f" after {len(faults)} faults" if len(faults) > 1 else ""
+            why = f"{at}{count} (last: {last.kind.value}: {last.detail})"
+        else:
+            why = "during the match"
+        texts.append(f"seat {seat} ({record.players[seat]}) forfeited {why}")
+    return texts
 
 
 def print_faults(console: Console, record: MatchRecord) -> None:

@@ -210,14 +210,55 @@ def test_play_with_a_bot_that_never_becomes_ready_records_the_forfeit(tmp_path: 
                              "--bot", str(bot), "--bot", RANDOM_BOT, "--log-out", str(log)],
                             capture_output=True, text=True, timeout=120, cwd=ROOT,
                             env=dict(os.environ, TMPDIR=str(private_tmp)))
-    assert_one_line_error(result, "seat 0 forfeited at start-up: bot broken: process exited before serving; "
-                                  "exited with status 4: cannot start")
+    assert_one_line_error(result, "seat 0 (broken) forfeited at start-up: bot broken: process exited before "
+                                  "serving; exited with status 4: cannot start")
     assert "broken (forfeited)" in result.stdout and f"match record written to {log}" in result.stdout
     record = json.loads(log.read_text())
     assert record["forfeited"] == [0] and [f["kind"] for f in record["faults"]] == ["startup"]
     assert record["ranking"] == [1, 0]
     assert arena("replay", str(log)).returncode == 0
     assert list(private_tmp.iterdir()) == [], "the bots' folders must be removed"
+
+
+HOSTILE = ROOT / "tests" / "bots"
+
+
+def test_play_json_gives_the_winner_rank_1() -> None:
+    """Issue 25: ``rank`` was 0-based in ``play --format json``, 1-based in tables and the API."""
+    result = arena("play", "--game", "yahtzee", "--bot", HEURISTIC, "--bot", RANDOM_BOT, "--seed", "42",
+                   "--format", "json")
+    assert result.returncode == 0, result.stderr
+    rows = json.loads(result.stdout)
+    assert sorted(row["rank"] for row in rows) == [1, 2]
+    table = arena("play", "--game", "yahtzee", "--bot", HEURISTIC, "--bot", RANDOM_BOT, "--seed", "42", "-q")
+    first = next(line for line in table.stdout.splitlines() if line.strip("│ ").startswith("1 "))
+    winner = next(row for row in rows if row["rank"] == 1)
+    assert f" {winner['seat']} " in first and winner["bot"] in first  # the table's rank 1 is the JSON's
+
+
+def test_a_mid_match_forfeit_exits_1_and_the_summary_agrees_with_the_ranking(tmp_path: Path) -> None:
+    """Issue 25: the crashing bot is ahead when it dies (seed 1), so the engine ranks it first;
+    the summary said "seat 0 wins" beside a table ranking it second, and ``play`` exited 0."""
+    log = tmp_path / "m.json"
+    result = arena("play", "--game", "yaniv", "--bot", str(HOSTILE / "crash.toml"), "--bot", RANDOM_BOT, "--seed",
+                   "1", "--sandbox", "none", "-q", "--log-out", str(log))
+    assert_one_line_error(result, "seat 0 (hostile-crash@1.0) forfeited at move ", "process_exit")
+    record = json.loads(log.read_text())
+    assert record["engine_ranking"] == [0, 1] and record["ranking"] == [1, 0]
+    summary = "yaniv (standard), seed 1: seat 1 (random@1.0) wins: seat 0 (hostile-crash@1.0) forfeited"
+    assert summary in result.stdout
+    as_json = arena("play", "--game", "yaniv", "--bot", str(HOSTILE / "crash.toml"), "--bot", RANDOM_BOT, "--seed",
+                    "1", "--sandbox", "none", "--format", "json")
+    assert as_json.returncode == 1 and "forfeited at move" in as_json.stderr
+    assert [(row["rank"], row["forfeited"]) for row in json.loads(as_json.stdout)] == [(2, True), (1, False)]
+    assert arena("replay", str(log)).returncode == 0
+
+
+def test_a_start_up_forfeit_exits_1_like_a_mid_match_one() -> None:
+    result = arena("play", "--game", "yahtzee", "--bot", str(HOSTILE / "never-healthy.toml"), "--bot", RANDOM_BOT,
+                   "--sandbox", "none", "--startup-timeout", "1", "-q")
+    assert_one_line_error(result, "seat 0 (hostile-never-healthy@1.0) forfeited at start-up")
+    assert "hostile-never-healthy@1.0 (forfeited)" in result.stdout
 
 
 def test_a_bot_that_is_not_built_gets_the_build_step(tmp_path: Path) -> None:
