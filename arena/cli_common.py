@@ -13,6 +13,7 @@ import click
 from rich.console import Console
 from rich.table import Table
 
+from arena.cli_hints import arena_hint
 from referee.games.base import State
 from referee.match import TimeControl
 from referee.result import FaultKind, MatchRecord, MoveStatus
@@ -191,7 +192,7 @@ def print_match_log(console: Console, record: MatchRecord, *, verbose: bool) -> 
 
     replay(record, on_state)
     if reached < len(record.moves):
-        console.print(f"  (the record does not replay from move {reached}: `arena replay` says why)")
+        console.print(f"  (the record does not replay from move {reached}: `{arena_hint('replay')}` says why)")
 
 
 def forfeit_texts(record: MatchRecord) -> list[str]:

@@ -23,6 +23,7 @@ from rich import box
 from rich.table import Table
 
 from arena.check_bot import percentile
+from arena.cli_hints import arena_hint
 from arena.cli_common import (check_output_path, executor_options, make_time_control, parse_settings, print_faults,
                               print_match_log, print_result, sandbox_options, time_control_options)
 from arena.executors import ExecutorError
@@ -100,10 +101,11 @@ def _print_summary(db: Database, tid: int, summary: RunSummary) -> None:
     if summary.done:
         print_ratings(db, t.game, t.variant, "table")
     if summary.interrupted:
-        console.print(f"interrupted: resume with `arena tournament resume {tid} --db {db.path}`")
+        console.print(f"interrupted: resume with `{arena_hint('tournament', 'resume', tid, '--db', db.path)}`")
         sys.exit(130)
     if summary.failed:
-        raise click.ClickException(f"{summary.failed} match(es) failed; `arena tournament resume {tid}` retries them")
+        raise click.ClickException(f"{summary.failed} match(es) failed; "
+                                   f"`{arena_hint('tournament', 'resume', tid, '--db', db.path)}` retries them")
 
 
 @tournament.command("run")
@@ -570,7 +572,7 @@ def db_check(db_path: Path) -> None:
         shown = "; ".join(" ".join(p.split()) for p in problems[:5])
         raise click.ClickException(f"{db_path} is damaged (schema {version}): {shown}"
                                    + (f" (and {len(problems) - 5} more)" if len(problems) > 5 else "")
-                                   + "; restore a backup (`arena db backup` makes one)")
+                                   + f"; restore a backup (`{arena_hint('db', 'backup')}` makes one)")
     console.print(f"{db_path}: ok, arena database schema {version}, {tournaments} tournament(s)")
 
 
