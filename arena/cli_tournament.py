@@ -590,11 +590,11 @@ def demo(db_path: Path | None, rounds: int, workers: int, seed: int, serve_port:
             raise click.ClickException(str(error)) from None
         console.print(f"\ndemo finished in {time.monotonic() - started:.1f} s")
         if serve_port is not None:
-            from arena.web.server import serve
+            from arena.web.server import ListenError, serve
 
             try:
                 serve(path, port=serve_port, announce=console.print)
-            except StorageError as error:
+            except (StorageError, ListenError) as error:
                 raise click.ClickException(str(error)) from None
     console.print(f"results kept in {db_path}" if db_path else "temporary database removed")
 
