@@ -25,7 +25,7 @@ from arena.output import Column, emit, format_option
 from arena.storage import INTEGRITY_HINT
 from referee.bots import BotSpecError, resolve_bot
 from referee.games import game_class, game_names
-from referee.games.base import SettingsError
+from referee.games.base import SettingsError, player_count_text
 from referee.match import MatchConfig, run_match
 from referee.replay import replay
 from referee.result import MatchRecord
@@ -108,7 +108,7 @@ def games(fmt: str) -> None:
     if fmt == "markdown":
         emit([Column("game"), Column("variants"), Column("players"), Column("settings")],
              [{"game": name, "variants": ", ".join(game_class(name).variants),
-               "players": f"{game_class(name).min_players}-{game_class(name).max_players}",
+               "players": player_count_text(game_class(name).min_players, game_class(name).max_players),
                "settings": ", ".join(f"{s.name}={s.default}" for s in game_class(name).settings_spec)}
               for name in game_names()], fmt, title="games")
         return
@@ -116,7 +116,7 @@ def games(fmt: str) -> None:
         cls = game_class(name)
         console.print(name, style="bold", end="")
         console.print(f": variants {', '.join(cls.variants)}; "
-                      f"{cls.min_players}-{cls.max_players} players (default {cls.default_players})")
+                      f"{player_count_text(cls.min_players, cls.max_players)} (default {cls.default_players})")
         for setting in cls.settings_spec:
             console.print(f"    --setting {setting.name}=  {setting.help} (default {setting.default})")
 

@@ -61,6 +61,17 @@ def test_play_prints_the_log_and_result_and_the_record_replays(tmp_path: Path) -
     assert tampered.returncode == 1 and "MISMATCH" in tampered.stdout
 
 
+def test_a_fixed_seat_count_is_said_once() -> None:
+    """Issue 25: "yoninkan is played by 4 to 4 players"; likewise `arena games` said "4-4 players"."""
+    assert_one_line_error(arena("play", "--game", "yoninkan", *["--bot", RANDOM_BOT] * 3),
+                          "yoninkan is played by 4 players, not 3")
+    listed = arena("games")
+    assert "yoninkan: variants standard; 4 players (default 4)" in listed.stdout
+    assert "yaniv: variants standard; 2 to 8 players (default" in listed.stdout
+    markdown = arena("games", "--format", "markdown").stdout
+    assert "| jass | schieber | 4 players |" in markdown and "| yahtzee | yahtzee, yams | 1 to 8 players |" in markdown
+
+
 def test_unknown_game_is_a_one_line_error() -> None:
     assert_one_line_error(arena("play", "--game", "chess", "--bot", RANDOM_BOT), "unknown game 'chess'")
 

@@ -134,7 +134,7 @@ class TestBadInput:
         (["--game", "yahtzee", "--variant", "poker"], "no variant 'poker'"),
         (["--game", "gin_rummy", "--setting", "colour=red"], "no setting 'colour'"),
         (["--game", "gin_rummy", "--only-one"], "at least 2 bots"),
-        (["--game", "yahtzee", "--table-size", "9"], "outside the game's 1..8"),
+        (["--game", "yahtzee", "--table-size", "9"], "table size 9 is outside what the game seats (1 to 8 players)"),
         (["--game", "yahtzee", "--gin-bot"], "does not play yahtzee"),
     ])
     def test_bad_tournament_options(self, tmp_path, sample_bots, args, text):
