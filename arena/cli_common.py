@@ -32,6 +32,16 @@ def check_output_path(path: Any, option: str) -> None:
         raise click.BadParameter(f"{path}: {problem}", param_hint=option)
 
 
+def check_database_path(path: Path) -> None:
+    """Refuse a database this command would write where it cannot, before any bot starts.
+
+    :raises click.BadParameter: naming ``--db`` and the reason (:func:`database_path_problem`).
+    """
+    problem = database_path_problem(Path(path))
+    if problem is not None:
+        raise click.BadParameter(f"{path}: {problem}", param_hint="--db")
+
+
 def parse_settings(pairs: Sequence[str]) -> dict[str, str]:
     """``("k=v", ...)`` -> ``{"k": "v"}``; the engine converts and checks the values."""
     settings = {}
@@ -226,12 +236,34 @@ def output_path_problem(path: Path) -> str | None:
         return "is a folder"
     if path.exists() or path.is_symlink():
         return None if os.access(path, os.W_OK) else "is not writable"
-    folder = path.parent
+    return folder_problem(path.parent)
+
+
+def folder_problem(folder: Path) -> str | None:
+    """Why no file can be created in ``folder``, or ``None``.
+
+    Tried for real (a file created and removed at once): permission bits do not tell for
+    root, read-only mounts or pseudo file systems such as ``/proc``.
+    """
     if not folder.is_dir():
         return f"folder {folder} does not exist"
-    if not os.access(folder, os.W_OK | os.X_OK):
-        return f"cannot create files in {folder}"
+    try:
+        with tempfile.NamedTemporaryFile(dir=folder, prefix=".arena-write-check-"):
+            pass
+    except OSError as error:
+        return f"cannot create files in {folder} ({error.strerror or error})"
     return None
+
+
+def database_path_problem(path: Path) -> str | None:
+    """Why ``path`` cannot be an arena database that this command writes, or ``None``: checked
+    before any bot starts.  SQLite writes its journal files beside the database, so its folder
+    must take new files even when the database exists."""
+    if path.is_dir():
+        return "is a folder"
+    if (path.exists() or path.is_symlink()) and not os.access(path, os.R_OK | os.W_OK):
+        return "is not writable"
+    return folder_problem(path.parent)
 
 
 def save_record(record: MatchRecord, path: Path) -> tuple[Path | None, str | None]:

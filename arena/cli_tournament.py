@@ -26,7 +26,7 @@ from rich.table import Table
 
 from arena.check_bot import percentile
 from arena.cli_hints import arena_hint
-from arena.cli_common import (check_output_path, executor_options, make_time_control, parse_settings, print_faults,
+from arena.cli_common import (check_database_path, check_output_path, executor_options, make_time_control, parse_settings, print_faults,
                               print_match_log, print_result, sandbox_options, time_control_options)
 from arena.executors import ExecutorError
 from arena.output import Column, console, emit, format_option
@@ -156,6 +156,7 @@ def run_command(game: str, variant: str | None, settings: tuple[str, ...], bots:
     `arena tournament resume ID` plays what is left, with the same sandbox and limits.
     """
     _check_game(game, variant)
+    check_database_path(db_path)
     try:
         specs, skipped = expand_bots(bots, game)
         for line in skipped:
@@ -216,6 +217,7 @@ def _preflight(spec: TournamentSpec, allow_broken: bool) -> list[BotSpec]:
 def resume_command(tournament_id: int, workers: int, keep_alive: bool | None,
                    executor_factory: Callable[..., Any] | None, quiet: bool, db_path: Path) -> None:
     """Play the matches of tournament TOURNAMENT_ID that are not done (pending or failed)."""
+    check_database_path(db_path)
     db = open_db(db_path)
     try:
         t = db.tournament(tournament_id)
@@ -560,6 +562,8 @@ def demo(db_path: Path | None, rounds: int, workers: int, seed: int, serve_port:
     """
     if not SAMPLE_BOTS.is_dir():
         raise click.ClickException(f"no sample bots at {SAMPLE_BOTS} (arena is installed incompletely)")
+    if db_path is not None:
+        check_database_path(db_path)
     started = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="arena-demo-") as folder:
         path = db_path or Path(folder) / "demo.db"

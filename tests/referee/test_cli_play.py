@@ -72,6 +72,33 @@ def test_a_fixed_seat_count_is_said_once() -> None:
     assert "| jass | schieber | 4 players |" in markdown and "| yahtzee | yahtzee, yams | 1 to 8 players |" in markdown
 
 
+@pytest.mark.parametrize(("fields", "error"), [
+    ('command = 5', "'command' must be a list of strings, e.g. command = [\"{python}\", \"bot.py\"], not an integer"),
+    ('command = "touch started"', "'command' must be a list of strings, e.g. command = [\"{python}\", \"bot.py\"], "
+                                  "not a string"),
+    ('command = ["touch", "started"]\ngames = "yaniv"', "'games' must be a list of strings, e.g. games = [\"yaniv\"] "
+                                                          "or [\"*\"], not a string"),
+    ('command = ["touch", "started"]\ngames = ["yaniv", 7]', "'games' must be a list of strings, e.g. games = "
+                                                              "[\"yaniv\"] or [\"*\"], not a list holding an integer"),
+    ('command = ["touch", "started"]\nversion = 1.0', "'version' must be a string, not a number"),
+])
+@pytest.mark.parametrize("command", [["play", "--game", "yaniv", "--bot", "BOT", "--bot", RANDOM_BOT],
+                                     ["check-bot", "BOT"],
+                                     ["tournament", "run", "--game", "yaniv", "--bot", "BOT", "--bot", RANDOM_BOT]])
+def test_a_manifest_field_of_the_wrong_type_is_a_manifest_error_before_any_bot_starts(
+        tmp_path: Path, fields: str, error: str, command: list[str]) -> None:
+    """Issue 25: `command = 5` was an internal error, `games = "yaniv"` was taken as ["yaniv"]."""
+    bot = tmp_path / "bot"
+    bot.mkdir()
+    (bot / "bot.toml").write_text(f'name = "typo"\n{fields}\n')
+    db = tmp_path / "t.db"
+    args = [str(bot) if arg == "BOT" else arg for arg in command] + ["--sandbox", "none"]
+    result = arena(*args, *(["--db", str(db)] if command[0] == "tournament" else []))
+    assert_one_line_error(result, f"Error: bot manifest {bot / 'bot.toml'}: {error}")
+    assert result.returncode == 1 and result.stdout == ""
+    assert not (bot / "started").exists() and not db.exists()
+
+
 def test_unknown_game_is_a_one_line_error() -> None:
     assert_one_line_error(arena("play", "--game", "chess", "--bot", RANDOM_BOT), "unknown game 'chess'")
 
@@ -156,6 +183,14 @@ def test_log_out_into_a_missing_folder_is_refused_before_the_match() -> None:
                    "--log-out", "/nonexistent/dir/m.json")
     assert_one_line_error(result, "--log-out /nonexistent/dir/m.json", "folder /nonexistent/dir does not exist")
     assert result.stdout == "", "no match may be played"
+
+
+def test_log_out_where_no_file_can_be_made_is_refused_before_the_match() -> None:
+    """Issue 25: /proc is a folder that root may "write", yet it takes no files: the match was
+    played, then its record went to the temporary folder instead."""
+    result = arena("play", "--game", "yahtzee", "--bot", RANDOM_BOT, "--bot", RANDOM_BOT, "--log-out", "/proc/m.json")
+    assert_one_line_error(result, "--log-out /proc/m.json: cannot create files in /proc")
+    assert result.stdout == ""  # no seats, no match
 
 
 def test_log_out_naming_a_folder_is_refused(tmp_path: Path) -> None:

@@ -211,6 +211,27 @@ class TestNothingWrittenOnBadInput:
         assert_one_line_error(result, "table size 99")
         assert not db.exists()
 
+    @pytest.mark.parametrize(("where", "text"), [("missing/t.db", "folder {tmp}/missing does not exist"),
+                                                 ("/proc/t.db", "cannot create files in /proc")])
+    def test_tournament_run_checks_its_database_path_before_any_bot_starts(self, tmp_path, sample_bots, where, text):
+        """Issue 25: a --db that cannot be written was found only after the pre-flight started every bot."""
+        marker = tmp_path / "bot"
+        marker.mkdir()
+        (marker / "bot.toml").write_text('name = "marker"\ncommand = ["touch", "started"]\n')
+        db = tmp_path / where
+        result = invoke("tournament", "run", "--game", "yahtzee", "--bot", str(marker), "--bot",
+                        str(sample_bots / "random_bot"), "--sandbox", "none", "--db", str(db))
+        assert result.exit_code == 2 and "Traceback" not in result.output
+        assert result.output.strip().splitlines()[-1] == \
+            f"Error: Invalid value for --db: {db}: {text.format(tmp=tmp_path)}" + \
+            (" (No such file or directory)" if "/proc" in text else "")
+        assert not (marker / "started").exists()
+
+    def test_demo_checks_its_database_path_first(self, tmp_path):
+        result = invoke("demo", "--db", "/proc/demo.db")
+        assert result.exit_code == 2 and "cannot create files in /proc" in result.output
+        assert "demo finished" not in result.output and "yahtzee" not in result.output
+
     def test_show_checks_its_output_path_first(self, played, tmp_path):
         result = invoke("show", "1", "--out", str(tmp_path / "nonexistent" / "m.json"), "--db", str(played))
         assert result.exit_code == 2 and "folder" in result.output and "does not exist" in result.output
