@@ -31,11 +31,12 @@ from arena.cli_common import (check_database_path, check_output_path, executor_o
 from arena.executors import ExecutorError
 from arena.output import Column, console, emit, format_option
 from arena.preflight import preflight
+from arena.progress import progress_display
 from arena.queries import BotLookupError, bot_labels, current_table, find_bot, h2h_matrix, players_text, rating_json
 from arena.ratings import RatingRow, plan_ratings
 from arena.resources import random_bot_copies, sample_bots_dir
 from arena.storage import DEFAULT_DB, Database, StorageError
-from arena.tournament import (RichProgress, RunSummary, TournamentError, TournamentSpec, abandon_tournament,
+from arena.tournament import (RunSummary, TournamentError, TournamentSpec, abandon_tournament,
                               create_tournament, delete_tournament, expand_bots, plan_tournament, run_tournament,
                               spec_from_row)
 from referee.bots import BotSpec, resolve_bot
@@ -178,7 +179,7 @@ def run_command(game: str, variant: str | None, settings: tuple[str, ...], bots:
                           f"duplicate deals {'on' if t.duplicate else 'off'}, seed {t.seed}: {total} matches "
                           f"on {min(workers, total)} worker(s); database {db_path}")
             summary = run_tournament(db, tid, workers=workers, keep_alive=keep_alive,
-                                     progress=None if quiet else RichProgress(f"{t.game} ({t.variant})"),
+                                     progress=None if quiet else progress_display(f"{t.game} ({t.variant})"),
                                      executor_factory=executor_factory)
             _print_summary(db, tid, summary)
     except _EXPECTED as error:
@@ -228,7 +229,7 @@ def resume_command(tournament_id: int, workers: int, keep_alive: bool | None,
         console.print(f"tournament {tournament_id}: {counts['done']} of {sum(counts.values())} matches done, "
                       f"{left} to play")
         summary = run_tournament(db, tournament_id, workers=workers, keep_alive=keep_alive,
-                                 progress=None if quiet or not left else RichProgress(f"{t.game} ({t.variant})"),
+                                 progress=None if quiet or not left else progress_display(f"{t.game} ({t.variant})"),
                                  executor_factory=executor_factory)
         _print_summary(db, tournament_id, summary)
     except _EXPECTED as error:
@@ -582,7 +583,7 @@ def demo(db_path: Path | None, rounds: int, workers: int, seed: int, serve_port:
                     console.print()
                     console.print(game, style="bold", end="")
                     console.print(f": {', '.join(s.label for s in specs)}; {total} matches")
-                    summary = run_tournament(db, tid, workers=workers, progress=RichProgress(game))
+                    summary = run_tournament(db, tid, workers=workers, progress=progress_display(game))
                     if summary.interrupted:
                         console.print("interrupted")
                         sys.exit(130)
