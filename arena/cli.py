@@ -205,8 +205,8 @@ def replay_command(record_file: Path) -> None:
     except RecursionError:
         raise click.ClickException(f"cannot replay {record_file}: its JSON is nested too deeply") from None
     if report.ok:
-        console.print(f"replay OK: {len(record.moves)} moves, result matches "
-                      f"(scores {', '.join(f'{s:g}' for s in record.scores)}; ranking {record.ranking})")
+        console.print(f"replay OK: {len(record.moves)} moves, result matches (by seat: scores "
+                      f"{', '.join(f'{s:g}' for s in record.scores)}; ranks {', '.join(str(r + 1) for r in record.ranking)})")
         return
     for problem in report.problems:
         console.print(f"replay MISMATCH: {problem}")

@@ -55,6 +55,8 @@ def test_play_prints_the_log_and_result_and_the_record_replays(tmp_path: Path) -
     assert record["game"] == "yahtzee" and record["seed"] == 42 and record["faults"] == []
     replayed = arena("replay", str(log))
     assert replayed.returncode == 0 and "replay OK" in replayed.stdout
+    ranks = ", ".join(str(rank + 1) for rank in record["ranking"])  # 1 is the winner, as in every table
+    assert replayed.stdout.rstrip().endswith(f"; ranks {ranks})") and ranks in ("1, 2", "2, 1")
     record["moves"][3]["index"] += 1
     log.write_text(json.dumps(record))
     tampered = arena("replay", str(log))
