@@ -19,8 +19,9 @@ import click
 from rich.console import Console
 from rich.table import Table
 
-from arena.cli_common import (forfeit_texts, make_time_control, output_path_problem, parse_settings, print_match_log, print_result,
-                              print_seats, sandbox_options, save_record, time_control_options)
+from arena.cli_common import (forfeit_texts, make_time_control, output_path_problem, parse_settings,
+                              print_match_log, print_result, print_seats, sandbox_options, save_record,
+                              time_control_options)
 from arena.output import Column, emit, format_option
 from arena.storage import INTEGRITY_HINT
 from referee.bots import BotSpecError, resolve_bot
@@ -205,8 +206,9 @@ def replay_command(record_file: Path) -> None:
     except RecursionError:
         raise click.ClickException(f"cannot replay {record_file}: its JSON is nested too deeply") from None
     if report.ok:
-        console.print(f"replay OK: {len(record.moves)} moves, result matches (by seat: scores "
-                      f"{', '.join(f'{s:g}' for s in record.scores)}; ranks {', '.join(str(r + 1) for r in record.ranking)})")
+        scores = ", ".join(f"{score:g}" for score in record.scores)
+        ranks = ", ".join(str(rank + 1) for rank in record.ranking)
+        console.print(f"replay OK: {len(record.moves)} moves, result matches (by seat: scores {scores}; ranks {ranks})")
         return
     for problem in report.problems:
         console.print(f"replay MISMATCH: {problem}")

@@ -25,9 +25,10 @@ from rich import box
 from rich.table import Table
 
 from arena.check_bot import percentile
+from arena.cli_common import (check_database_path, check_output_path, executor_options, make_time_control,
+                              parse_settings, print_faults, print_match_log, print_result, sandbox_options,
+                              time_control_options)
 from arena.cli_hints import arena_hint
-from arena.cli_common import (check_database_path, check_output_path, executor_options, make_time_control, parse_settings, print_faults,
-                              print_match_log, print_result, sandbox_options, time_control_options)
 from arena.executors import ExecutorError
 from arena.output import Column, console, emit, format_option
 from arena.preflight import preflight
@@ -368,13 +369,17 @@ def h2h(game: str, variant: str | None, fmt: str, db_path: Path) -> None:
     emit(columns, rows, fmt, title=f"{game} ({variant}) head to head: mean result (matches)")
 
 
+MATCHES_PAGE = 50
+"""``arena matches`` lists this many at a time unless told otherwise."""
+
+
 @click.command()
 @click.option("--tournament", "tournament_id", type=int, default=None, help="Only this tournament.")
 @click.option("--game", default=None, help="Only this game.")
 @click.option("--bot", "bot_name", default=None, help="Only matches of this bot (name or name@version).")
 @click.option("--status", type=click.Choice(["pending", "done", "failed"]), default=None, help="Only this status.")
 @click.option("--faults", "with_faults", is_flag=True, help="Only matches where some bot faulted.")
-@click.option("--limit", type=click.IntRange(min=1), default=50, show_default=True,
+@click.option("--limit", type=click.IntRange(min=1), default=MATCHES_PAGE, show_default=True,
               help="At most this many matches, newest first (the output says how many there are in all).")
 @click.option("--all", "show_all", is_flag=True, help="Every match: no --limit.")
 @click.option("--after", "after_id", type=click.IntRange(min=1), default=None, metavar="ID",
@@ -421,7 +426,7 @@ def matches(tournament_id: int | None, game: str | None, bot_name: str | None, s
     options = [word for name, value in filters if value is not None for word in (name, value)]
     options += ["--faults"] if with_faults else []
     next_hint = None if page.next_after is None else arena_hint(
-        "matches", *options, *(["--limit", limit] if limit != 50 else []), "--after", page.next_after,
+        "matches", *options, *(["--limit", limit] if limit != MATCHES_PAGE else []), "--after", page.next_after,
         *(["--format", fmt] if fmt != "table" else []), "--db", db_path)
     if fmt == "json":
         click.echo(json.dumps({"total": page.total, "shown": page.shown, "truncated": page.next_after is not None,

@@ -140,7 +140,8 @@ class BotSpec:
                    author=clean(text["author"], 128), language=clean(text["language"], 32),
                    command=tuple(command), directory=path.parent.resolve(),
                    games=tuple(games), manifest=path.resolve(),
-                   read_only=_read_only(path, data.get("sandbox", {})), build=_one_line(text["build"], BUILD_HINT_LIMIT),
+                   read_only=_read_only(path, data.get("sandbox", {})),
+                   build=_one_line(text["build"], BUILD_HINT_LIMIT),
                    tables=_tables(path, data.get("sandbox", {})))
 
     @classmethod
