@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import shlex
 from pathlib import Path
 
 import click
 
+from arena.cli_hints import arena_hint
 from arena.starter_kit import BUILD, LANGUAGES, StarterKitError, copy_proto_files, write_starter_kit
 from referee.games import game_names
 
@@ -35,10 +37,10 @@ def new_bot(folder_text: str, language: str, game: str | None, name: str | None)
     except OSError as error:
         raise click.ClickException(f"cannot write the bot to {folder}: {error.strerror or error}") from None
     click.echo(f"wrote a {language} bot to {folder} ({len(written)} files); next:")
-    click.echo(f"  cd {folder}")
-    if BUILD[language]:
-        click.echo(f"  {BUILD[language]}")
-    click.echo("  arena check-bot .        (README.md has the rest: debugging by address, ...)")
+    if BUILD[language]:  # in a subshell: the check-bot line works from here, where `./dev` is
+        click.echo(f"  (cd {shlex.quote(str(folder))} && {BUILD[language]})")
+    click.echo(f"  {arena_hint('check-bot', folder)}")
+    click.echo(f"{folder / 'README.md'} has the rest: debugging by address, playing a match, ...")
 
 
 @click.command("proto")
@@ -56,5 +58,6 @@ def proto(out_text: str) -> None:
         written = copy_proto_files(out)
     except OSError as error:
         raise click.ClickException(f"cannot write to {out}: {error.strerror or error}") from None
+    click.echo(f"wrote {len(written)} .proto files to {out}:")
     for path in written:
-        click.echo(str(path))
+        click.echo(f"  {path}")

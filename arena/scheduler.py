@@ -32,6 +32,8 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
+from referee.games.base import player_count_text
+
 BotId = TypeVar("BotId", bound=Hashable)
 
 MAX_TABLES_DEFAULT = 2000
@@ -103,7 +105,8 @@ def format_for(*, min_players: int, max_players: int, teams: tuple[tuple[int, ..
         return Format("two_seat", 2)
     size = table_size if table_size is not None else max(min_players, min(num_bots, max_players))
     if not min_players <= size <= max_players:
-        raise ScheduleError(f"table size {size} is outside the game's {min_players}..{max_players} players")
+        raise ScheduleError(f"table size {size} is outside what the game seats "
+                            f"({player_count_text(min_players, max_players)})")
     if num_bots < size:
         raise ScheduleError(f"tables of {size} need at least {size} bots, got {num_bots}")
     return Format("free_for_all", size)

@@ -558,9 +558,12 @@ class Database:
 
     @staticmethod
     def _match_filter(tournament_id: int | None, game: str | None, variant: str | None, bot_id: int | None,
-                      status: str | None, faults: bool | None) -> tuple[str, list[Any]]:
+                      status: str | None, faults: bool | None, before_id: int | None = None) -> tuple[str, list[Any]]:
         where: list[str] = []
         params: list[Any] = []
+        if before_id is not None:  # keyset paging, newest first: a deep page costs what the first costs
+            where.append("id < ?")
+            params.append(before_id)
         for column, value in (("tournament_id", tournament_id), ("game", game), ("variant", variant),
                               ("status", status)):
             if value is not None:
@@ -576,12 +579,14 @@ class Database:
 
     def matches(self, *, tournament_id: int | None = None, game: str | None = None, variant: str | None = None,
                 bot_id: int | None = None, status: str | None = None, faults: bool | None = None,
-                limit: int | None = None, offset: int = 0, newest_first: bool = False) -> list[MatchRow]:
+                limit: int | None = None, offset: int = 0, newest_first: bool = False,
+                before_id: int | None = None) -> list[MatchRow]:
         """Matches filtered by any of the given fields, in id order.
 
         ``faults``: ``True`` only matches where some seat faulted, ``False`` only those without.
+        ``before_id``: only matches with a smaller id (the next page after it, newest first).
         """
-        where, params = self._match_filter(tournament_id, game, variant, bot_id, status, faults)
+        where, params = self._match_filter(tournament_id, game, variant, bot_id, status, faults, before_id)
         sql = f"SELECT {_MATCH_COLUMNS} FROM matches" + where
         sql += " ORDER BY id DESC" if newest_first else " ORDER BY id"
         if limit is not None:
@@ -590,9 +595,9 @@ class Database:
 
     def count_matches(self, *, tournament_id: int | None = None, game: str | None = None,
                       variant: str | None = None, bot_id: int | None = None, status: str | None = None,
-                      faults: bool | None = None) -> int:
+                      faults: bool | None = None, before_id: int | None = None) -> int:
         """How many matches :meth:`matches` would list with these filters and no limit."""
-        where, params = self._match_filter(tournament_id, game, variant, bot_id, status, faults)
+        where, params = self._match_filter(tournament_id, game, variant, bot_id, status, faults, before_id)
         return int(self.conn.execute("SELECT COUNT(*) FROM matches" + where, params).fetchone()[0])
 
     def store_result(self, match_id: int, record: MatchRecord) -> bool:

@@ -135,7 +135,7 @@ def _replay_moves(record: MatchRecord, game: Game, report: ReplayReport,
         report.problems.append(f"termination {outcome.termination.value!r} differs from the recorded "
                                f"{record.termination!r}")
     elif not report.problems:  # the reason names players and forfeits: only comparable once those agree
-        reason = match_reason(outcome, record.forfeited, record.players)
+        reason = match_reason(outcome, record.forfeited, record.players, ranking)
         if reason != record.reason:
             report.problems.append(f"reason {reason!r} differs from the recorded {record.reason!r}")
 

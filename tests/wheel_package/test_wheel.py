@@ -58,6 +58,9 @@ def test_arena_proto_writes_the_protocol_and_grpc_health(tmp_path: Path) -> None
     result = CliRunner().invoke(main, ["proto", "--out", str(out)], catch_exceptions=False)
     assert result.exit_code == 0, result.output
     written = sorted(path.relative_to(out) for path in out.rglob("*") if path.is_file())
+    lines = result.output.splitlines()  # issue 25: say what it wrote
+    assert lines[0] == f"wrote {len(written)} .proto files to {out}:"
+    assert sorted(Path(line.strip()).relative_to(out) for line in lines[1:]) == written
     assert written == sorted(proto_files())
     assert Path("arena/v1/bot.proto") in written and HEALTH_PROTO in written
     for relative, source in proto_files().items():
