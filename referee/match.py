@@ -404,19 +404,22 @@ class MatchRunner:
         return self.record
 
 
-def match_reason(outcome: Outcome, forfeited: Sequence[int], players: Sequence[str], ranking: Sequence[int]) -> str:
+def match_reason(outcome: Outcome, forfeited: Sequence[int], players: Sequence[str],
+                 ranking: Sequence[int] | None) -> str:
     """The record's one line for people: the engine's detail, then who forfeited.
 
     ``ranking`` is the final one (:func:`rank_with_forfeits`).  When a forfeit takes first
     place from the seats the engine ranked first, the line starts with who wins after the
     forfeits, so that it agrees with the ranking, and quotes the engine's detail as such.
+    ``ranking=None`` gives the line as records written before that rule carry it (the
+    engine's detail, then who forfeited, always), so that their replays still agree.
     """
     reason = outcome.detail or outcome.termination.value
     if not forfeited:
         return reason
     forfeits = ", ".join(f"seat {s} ({players[s]})" for s in forfeited)
-    winners = [seat for seat, rank in enumerate(ranking) if rank == 0]
-    if tuple(winners) == outcome.winners:
+    winners = [] if ranking is None else [seat for seat, rank in enumerate(ranking) if rank == 0]
+    if ranking is None or tuple(winners) == outcome.winners:
         return f"{reason}; forfeited: {forfeits}"
     named = ", ".join(f"{seat} ({players[seat]})" for seat in winners)
     who = f"seat {named} wins" if len(winners) == 1 else f"seats {named} win"
