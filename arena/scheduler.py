@@ -445,16 +445,23 @@ def balanced_subsets(n: int, k: int, *, max_tables: int = MAX_TABLES_DEFAULT,
 
     :raises ScheduleError: if no balanced sample within ``max_tables`` is found.
     """
+    return list(_balanced_subsets(n, k, max_tables, seed))
+
+
+@functools.lru_cache(maxsize=16)
+def _balanced_subsets(n: int, k: int, max_tables: int, seed: int) -> tuple[tuple[int, ...], ...]:
+    """:func:`balanced_subsets`, kept: counting a schedule's matches and building it (twice in
+    ``tournament run``, before and after the pre-flight check) search the same sample."""
     if not 1 <= k <= n:
         raise ScheduleError(f"cannot seat tables of {k} from {n} bots")
     if math.comb(n, k) <= max_tables:
-        return list(itertools.combinations(range(n), k))
+        return tuple(itertools.combinations(range(n), k))
     found = _orbit_design(n, k, max_tables=max_tables, seed=seed)
     if found is None:
         raise ScheduleError(f"no pair-balanced sample of tables of {k} from {n} bots within {max_tables} tables "
                             f"(all {math.comb(n, k)} would be needed); use fewer bots, another table size "
                             f"or a larger --max-tables")
-    return found
+    return tuple(found)
 
 
 def _orbit(base: tuple[int, ...], n: int) -> tuple[tuple[int, ...], ...]:
