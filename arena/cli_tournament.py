@@ -113,7 +113,8 @@ def _print_summary(db: Database, tid: int, summary: RunSummary) -> None:
 @click.option("--bot", "bots", multiple=True, required=True, metavar="MANIFEST|FOLDER|ADDRESS",
               help="A bot: bot.toml, its folder, a folder of bot folders, or host:port. Repeatable.")
 @click.option("--rounds", type=click.IntRange(min=1), default=1, show_default=True,
-              help="Times the whole round-robin is played.")
+              help="Times the whole round-robin is played, each time with the tables' seat cycles changed "
+                   "(at most 1,000,000 matches in all).")
 @click.option("--workers", type=click.IntRange(min=1), default=lambda: min(4, os.cpu_count() or 1),
               show_default="CPU count, at most 4", help="Referee worker processes.")
 @click.option("--duplicate/--no-duplicate", default=None,
