@@ -21,8 +21,10 @@ round, following a *design* (:func:`cycle_design`): ``P`` cyclic orders of ``k``
 which every ordered pair of seats is adjacent equally often (``lambda`` times).  For every
 ``k`` but 4 and 6 it has ``P = k - 1`` orders and ``lambda = 1`` (a decomposition of the
 complete directed graph into Hamiltonian cycles: Walecki's for odd ``k``, found by a small
-exact search for even ``k``); for 4 and 6 none exists (Tillson, 1980), and the design has
-``P = 2(k - 1)`` orders with ``lambda = 2`` (zig-zag cycles in both directions).  Counting
+exact search for even ``k``, which succeeds within its budget up to 18 seats; no game seats
+more than 8); for 4 and 6 none exists (Tillson, 1980), and the design has ``P = 2(k - 1)``
+orders with ``lambda = 2`` (zig-zag cycles in both directions), as for even tables of 20
+seats or more.  Counting
 ``before(a, b)``, the matches in which bot ``a`` sits directly before bot ``b``:
 
 * **exactly k bots**: after every multiple of ``P`` rounds, ``before(a, b)`` is the same for
@@ -294,7 +296,8 @@ def _neighbours(seats: Sequence[BotId]) -> list[tuple[BotId, BotId]]:
 def cycle_design(k: int) -> tuple[tuple[int, ...], ...]:
     """Cyclic orders of the seats ``0 .. k-1`` in which every seat is directly before every
     other seat equally often: once each in ``k - 1`` orders, or, at 4 and 6 seats where that
-    is impossible, twice each in ``2(k - 1)`` orders.  The first order is ``0 .. k-1``.
+    is impossible (and at even sizes from 20 up, beyond the search's budget), twice each in
+    ``2(k - 1)`` orders.  The first order is ``0 .. k-1``.
 
     >>> cycle_design(3)
     ((0, 1, 2), (0, 2, 1))
