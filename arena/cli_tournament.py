@@ -31,10 +31,10 @@ from arena.preflight import preflight
 from arena.queries import BotLookupError, bot_labels, current_table, find_bot, h2h_matrix, players_text, rating_json
 from arena.ratings import RatingRow, plan_ratings
 from arena.resources import random_bot_copies, sample_bots_dir
-from arena.storage import DEFAULT_DB, Database, StorageError
+from arena.storage import DEFAULT_DB, BotRow, Database, StorageError
 from arena.tournament import (RichProgress, RunSummary, TournamentError, TournamentSpec, abandon_tournament,
                               create_tournament, delete_tournament, entrant_specs, expand_bots, plan_tournament,
-                              run_tournament)
+                              run_tournament, spec_from_row)
 from referee.bots import BotSpec, resolve_bot
 from referee.games import game_class, game_names
 from referee.games.base import SettingsError
@@ -178,6 +178,10 @@ def run_command(game: str, variant: str | None, settings: tuple[str, ...], bots:
                 if row.version != entered.version:
                     console.print(f"bot {entered.label} changed since it was registered: entered as development "
                                   f"revision {row.label}")
+                elif entered.address is not None and row.manifest and not _folder_unchanged(row):
+                    console.print(f"warning: bot {row.label} at {entered.address} is entered as the registered "
+                                  f"{row.label}, whose folder has changed since ({row.manifest}); if the bot "
+                                  f"you run is the changed one, enter its folder with --dev or a new version")
             total = sum(db.match_counts(tid).values())
             console.print(f"tournament {tid}: {t.game} ({t.variant}), {len(specs)} bots, {t.options['format']}, "
                           f"duplicate deals {'on' if t.duplicate else 'off'}, seed {t.seed}: {total} matches "
@@ -188,6 +192,15 @@ def run_command(game: str, variant: str | None, settings: tuple[str, ...], bots:
             _print_summary(db, tid, summary)
     except _EXPECTED as error:
         raise click.ClickException(str(error)) from None
+
+
+def _folder_unchanged(row: BotRow) -> bool:
+    """Whether a registered manifest bot's folder still holds its registered files."""
+    try:
+        spec_from_row(row)
+    except TournamentError:
+        return False
+    return True
 
 
 def _preflight(spec: TournamentSpec, allow_broken: bool) -> list[BotSpec]:

@@ -139,3 +139,20 @@ def test_storage_identity_rules(tmp_path):
                                dev=True) == revision
         assert db.register_bot(name="x", version="1", files_hash="again", manifest="/b/x/bot.toml",
                                dev=True).label == "x@1+dev2"
+
+
+def test_a_bot_by_address_whose_registered_folder_changed_is_entered_with_a_warning(tmp_path, lownode, other,
+                                                                                      by_hand):
+    """The referee cannot see what a process it did not start runs; if the registered folder
+    changed, what runs by hand may be the changed bot, so the run says so."""
+    db = tmp_path / "league.db"
+    assert run(db, "--bot", str(lownode), "--bot", str(other)).exit_code == 0
+    quiet = run(db, "--bot", by_hand, "--bot", str(other))
+    assert quiet.exit_code == 0 and "warning: bot lownode@0.1 at" not in quiet.output, quiet.output
+    with (lownode / "bot.py").open("a", encoding="utf-8") as script:
+        script.write("# edited while debugging\n")
+    warned = run(db, "--bot", by_hand, "--bot", str(other))
+    assert warned.exit_code == 0, warned.output
+    assert (f"warning: bot lownode@0.1 at {by_hand} is entered as the registered lownode@0.1, whose folder has "
+            f"changed since ({lownode / 'bot.toml'}); if the bot you run is the changed one, enter its folder "
+            f"with --dev or a new version") in " ".join(warned.output.split())
