@@ -36,10 +36,10 @@ from arena.progress import progress_display
 from arena.queries import BotLookupError, bot_labels, current_table, find_bot, h2h_matrix, players_text, rating_json
 from arena.ratings import RatingRow, plan_ratings
 from arena.resources import random_bot_copies, sample_bots_dir
-from arena.storage import DEFAULT_DB, Database, StorageError
+from arena.storage import DEFAULT_DB, BotRow, Database, StorageError
 from arena.tournament import (RunSummary, TournamentError, TournamentSpec, abandon_tournament,
-                              create_tournament, delete_tournament, expand_bots, plan_tournament, run_tournament,
-                              spec_from_row)
+                              create_tournament, delete_tournament, entrant_specs, expand_bots, plan_tournament,
+                              run_tournament, spec_from_row)
 from referee.bots import BotSpec, resolve_bot
 from referee.games import game_class, game_names
 from referee.games.base import SettingsError
@@ -119,7 +119,8 @@ def _print_summary(db: Database, tid: int, summary: RunSummary) -> None:
 @click.option("--bot", "bots", multiple=True, required=True, metavar="MANIFEST|FOLDER|ADDRESS",
               help="A bot: bot.toml, its folder, a folder of bot folders, or host:port. Repeatable.")
 @click.option("--rounds", type=click.IntRange(min=1), default=1, show_default=True,
-              help="Times the whole round-robin is played.")
+              help="Times the whole round-robin is played, each time with the tables' seat cycles changed "
+                   "(at most 1,000,000 matches in all).")
 @click.option("--workers", type=click.IntRange(min=1), default=lambda: min(4, os.cpu_count() or 1),
               show_default="CPU count, at most 4", help="Referee worker processes.")
 @click.option("--duplicate/--no-duplicate", default=None,
@@ -136,6 +137,9 @@ def _print_summary(db: Database, tid: int, summary: RunSummary) -> None:
               help="Run even if the pre-flight check finds bots that are not ready (they forfeit).")
 @click.option("--no-preflight", "skip_preflight", is_flag=True,
               help="Skip the pre-flight check (bots are then first started by the matches).")
+@click.option("--dev", is_flag=True,
+              help="Development mode: a bot whose files changed since its name@version was registered is "
+                   "entered as name@version+devN (a rating row of its own) instead of refused.")
 @time_control_options
 @sandbox_options
 @executor_options
@@ -143,14 +147,16 @@ def _print_summary(db: Database, tid: int, summary: RunSummary) -> None:
 @db_option
 def run_command(game: str, variant: str | None, settings: tuple[str, ...], bots: tuple[str, ...], rounds: int,
                 workers: int, duplicate: bool | None, table_size: int | None, seed: int | None, name: str,
-                keep_alive: bool, max_tables: int, allow_broken: bool, skip_preflight: bool, move_timeout: float,
+                keep_alive: bool, max_tables: int, allow_broken: bool, skip_preflight: bool, dev: bool,
+                move_timeout: float,
                 time_bank: float, max_faults: int, startup_timeout: float, sandbox: SandboxConfig,
                 executor_factory: Callable[..., Any] | None, quiet: bool, db_path: Path) -> None:
     """Schedule a round-robin tournament and play it.
 
     Before anything is stored, a pre-flight check starts every bot once: it must serve,
     identify itself and claim the game; otherwise the run is refused (see --allow-broken).
-    Bots given by address are entered under the name and version they report.
+    Bots given by address are entered under the name and version they report, and share
+    the rating row of that name and version (see docs/tournaments.md, "Bots and versions").
 
     Two-player games: every pair, both seat orders. Free-for-all games: tables of
     --table-size with every seat rotation. Team games: every partnership, both sides. The
@@ -167,7 +173,7 @@ def run_command(game: str, variant: str | None, settings: tuple[str, ...], bots:
         spec = TournamentSpec(game=game, bots=tuple(specs), variant=variant, settings=parse_settings(settings),
                               rounds=rounds, duplicate=duplicate, table_size=table_size, seed=seed,
                               time_control=make_time_control(move_timeout, time_bank, max_faults, startup_timeout),
-                              name=name, max_tables=max_tables, keep_alive=keep_alive, sandbox=sandbox)
+                              name=name, max_tables=max_tables, keep_alive=keep_alive, sandbox=sandbox, dev=dev)
         plan = plan_tournament(spec)  # everything is checked before the database file is touched
         if not skip_preflight:
             spec = dataclasses.replace(spec, bots=tuple(_preflight(spec, allow_broken)))
@@ -175,6 +181,14 @@ def run_command(game: str, variant: str | None, settings: tuple[str, ...], bots:
         with open_db(db_path, create=True) as db:
             tid = create_tournament(db, plan)
             t = db.tournament(tid)
+            for entered, row in zip(plan.spec.bots, db.tournament_bots(tid)):
+                if row.version != entered.version:
+                    console.print(f"bot {entered.label} changed since it was registered: entered as development "
+                                  f"revision {row.label}")
+                elif entered.address is not None and row.manifest and not _folder_unchanged(row):
+                    console.print(f"warning: bot {row.label} at {entered.address} is entered as the registered "
+                                  f"{row.label}, whose folder has changed since ({row.manifest}); if the bot "
+                                  f"you run is the changed one, enter its folder with --dev or a new version")
             total = sum(db.match_counts(tid).values())
             console.print(f"tournament {tid}: {t.game} ({t.variant}), {len(specs)} bots, {t.options['format']}, "
                           f"duplicate deals {'on' if t.duplicate else 'off'}, seed {t.seed}: {total} matches "
@@ -185,6 +199,15 @@ def run_command(game: str, variant: str | None, settings: tuple[str, ...], bots:
             _print_summary(db, tid, summary)
     except _EXPECTED as error:
         raise click.ClickException(str(error)) from None
+
+
+def _folder_unchanged(row: BotRow) -> bool:
+    """Whether a registered manifest bot's folder still holds its registered files."""
+    try:
+        spec_from_row(row)
+    except TournamentError:
+        return False
+    return True
 
 
 def _preflight(spec: TournamentSpec, allow_broken: bool) -> list[BotSpec]:
@@ -223,8 +246,7 @@ def resume_command(tournament_id: int, workers: int, keep_alive: bool | None,
     db = open_db(db_path)
     try:
         t = db.tournament(tournament_id)
-        for row in db.tournament_bots(tournament_id):
-            spec_from_row(row)  # a vanished or changed bot is an error before anything starts
+        entrant_specs(db, t)  # a vanished or changed bot is an error before anything starts
         counts = db.match_counts(tournament_id)
         left = counts["pending"] + counts["failed"]
         console.print(f"tournament {tournament_id}: {counts['done']} of {sum(counts.values())} matches done, "

@@ -396,25 +396,49 @@ class Database:
 
     # --- bots ----------------------------------------------------------------------------------
     def register_bot(self, *, name: str, version: str, files_hash: str, author: str = "", language: str = "",
-                     manifest: str | None = None, address: str | None = None) -> BotRow:
+                     manifest: str | None = None, address: str | None = None, dev: bool = False) -> BotRow:
         """The bot's row, inserted if this name and version are new.
 
-        :raises BotConflictError: if ``name@version`` is registered with other files.
+        Identity (``docs/tournaments.md``, "Bots and versions"): a bot given by manifest is
+        ``name@version`` with the hash of its files; a bot given by address (``manifest`` is
+        ``None``) has no files here, so it is the row of the ``name@version`` it reports,
+        however that row was registered.  A manifest entering a row that only addresses
+        registered gives the row its files.  With ``dev``, a manifest whose files differ from
+        the registered ones is the development revision ``name@version+devN`` with the same
+        files, or a new one.
+
+        :raises BotConflictError: if ``name@version`` is registered with other files (and not ``dev``).
         """
         with self.transaction():
             row = self.conn.execute("SELECT * FROM bots WHERE name = ? AND version = ?", (name, version)).fetchone()
+            if row is not None and manifest is not None and row["files_hash"] != files_hash:
+                if row["manifest"] is None:  # registered by address only: these are its files
+                    self.conn.execute("UPDATE bots SET manifest = ?, files_hash = ?, author = ?, language = ? "
+                                      "WHERE id = ?", (manifest, files_hash, author, language, row["id"]))
+                elif dev:
+                    version, row = self._dev_revision(name, version, files_hash)
+                else:
+                    label = f"{name}@{version}" if version else name
+                    raise BotConflictError(f"bot {label} is already registered with different files; "
+                                           f"give the changed bot a new version in its bot.toml, or enter it "
+                                           f"with --dev as a development revision")
             if row is None:
                 self.conn.execute(
                     "INSERT INTO bots (name, version, author, language, manifest, address, files_hash, registered_at)"
                     " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                     (name, version, author, language, manifest, address, files_hash, time.time()))
-                row = self.conn.execute("SELECT * FROM bots WHERE name = ? AND version = ?",
-                                        (name, version)).fetchone()
-            elif row["files_hash"] != files_hash:
-                label = f"{name}@{version}" if version else name
-                raise BotConflictError(f"bot {label} is already registered with different files; "
-                                       f"give the changed bot a new version in its bot.toml")
+            row = self.conn.execute("SELECT * FROM bots WHERE name = ? AND version = ?", (name, version)).fetchone()
         return self._bot(row)
+
+    def _dev_revision(self, name: str, version: str, files_hash: str) -> tuple[str, sqlite3.Row | None]:
+        """The development revision of ``name@version`` holding these files, or the next free one."""
+        revision = 1
+        while True:
+            dev_version = f"{version}+dev{revision}"
+            row = self.conn.execute("SELECT * FROM bots WHERE name = ? AND version = ?", (name, dev_version)).fetchone()
+            if row is None or row["files_hash"] == files_hash:
+                return dev_version, row
+            revision += 1
 
     @staticmethod
     def _bot(row: sqlite3.Row) -> BotRow:
