@@ -493,10 +493,9 @@ class JassState(State[JassAction, JassObservation]):
                                        self.tricks_won.index(9) if 9 in self.tricks_won else -1,
                                        (self.bonus[0], self.bonus[1]),
                                        (totals[0] + self.bonus[0], totals[1] + self.bonus[1])))
-        match = " (match)" if 9 in self.tricks_won else ""
-        self.log(CHANCE, f"hand {self.hand_number} ({MODES[self.mode]} x{multiplier}): {_TEAM_NAMES[0]} "
-                         f"{self.hand_points[0]}, {_TEAM_NAMES[1]} {self.hand_points[1]} (last trick to "
-                         f"{_TEAM_NAMES[last]}){match}; scores {self.scores[0]}-{self.scores[1]}", milestone=True)
+        sums = "; ".join(self._hand_sum(team, last, multiplier, totals[team] + self.bonus[team]) for team in (0, 1))
+        self.log(CHANCE, f"hand {self.hand_number} ({MODES[self.mode]} x{multiplier}): {sums}; "
+                         f"scores {self.scores[0]}-{self.scores[1]}", milestone=True)
         reached = [team for team in (0, 1) if self.scores[team] >= self.target]
         if reached:
             if len(reached) == 2 and self.scores[0] == self.scores[1]:
@@ -510,6 +509,25 @@ class JassState(State[JassAction, JassObservation]):
             self._finish(Termination.CAP, f"cap of {self.max_hands} hands reached")
         else:
             self._deal()
+
+    def _hand_sum(self, team: int, last: int, multiplier: int, total: int) -> str:
+        """One team's hand score as a sum a reader can check against the scores' move: card points,
+        last trick and match before the multiplier, then the weis and Stöck it scored (already
+        multiplied, as their own events say)."""
+        cards = self.hand_points[team] - (_LAST_TRICK if team == last else 0)
+        parts = [f"cards {cards}"]
+        if team == last:
+            parts.append(f"last trick {_LAST_TRICK}")
+        if self.tricks_won[team] == 9:
+            parts.append(f"match {_MATCH_BONUS}")
+        text = f"({' + '.join(parts)})" if len(parts) > 1 else parts[0]
+        text = f"{_TEAM_NAMES[team]}: {text} x{multiplier}"
+        stoeck = _STOECK * multiplier if self.stoeck_scored >= 0 and team_of(self.stoeck_scored) == team else 0
+        if self.bonus[team] - stoeck:
+            text += f" + weis {self.bonus[team] - stoeck}"
+        if stoeck:
+            text += f" + Stöck {stoeck}"
+        return f"{text} = {total}"
 
     # --- the State API ----------------------------------------------------------------------
     def current_player(self) -> Seat:
