@@ -140,7 +140,8 @@ def check_hand_summaries(state: JassState) -> int:
                 assert (p["cards"] + p["last"] + p["match"]) * multiplier + p["weis"] + p["stoeck"] == p["total"]
                 assert p["total"] == after[team] - scores[team], event.text  # the score moved by the total
                 assert (p["weis"], p["stoeck"]) == (weis[team], stoeck[team]), event.text
-                assert p["match"] in (0, 100) and (p["match"] == 100) == (parts[1 - team]["cards"] == 0 == parts[1 - team]["last"])
+                other = parts[1 - team]
+                assert p["match"] in (0, 100) and (p["match"] == 100) == (other["cards"] == 0 == other["last"])
             scores, weis, stoeck, checked = after, [0, 0], [0, 0], checked + 1
     return checked
 
