@@ -171,13 +171,17 @@ def readme(identity: Identity, language: str) -> str:
     games = "every game" if identity.games == ("*",) else ", ".join(identity.games)
     game = "yahtzee" if identity.games == ("*",) else identity.games[0]
     others = " --bot ." * (max(2, game_class(game).min_players) - 1)  # Jass and Yoninkan seat exactly four
+    if identity.games == ("*",):
+        rules, rules_command = "of each game its `docs/rules/GAME.md`", "`arena docs` lists the pages"
+    else:
+        rules, rules_command = f"its `docs/rules/{game}.md`", f"`arena docs rules/{game}` the rules"
     python = sys.executable
     run = RUN[language].replace("{python}", python)
     parts = [f"# {identity.name}\n",
              f"An arena bot in {language} that plays a uniformly random legal action in {games}, made by "
              f"`arena new-bot`. Make it yours in {EDIT[language]}. The protocol is arena's `docs/protocol.md` "
-             f"and the rules its `docs/rules/{game}.md` (`arena docs protocol` and `arena docs rules/{game}` print "
-             "them); `arena proto --out DIR` writes the .proto files.\n",
+             f"and the rules {rules} (`arena docs protocol` prints it, {rules_command}); `arena proto --out DIR` "
+             "writes the .proto files.\n",
              "Keep `name`, `version` and `games` in `bot.toml` in agreement with what the code reports.\n",
              "## Build\n"]
     if BUILD[language] is None:

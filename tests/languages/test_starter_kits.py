@@ -10,6 +10,7 @@ Node.js kit runs ``npm ci``, like the Node.js sample bots.
 from __future__ import annotations
 
 import os
+import re
 import shlex
 import shutil
 import socket
@@ -22,6 +23,7 @@ import pytest
 from click.testing import CliRunner
 
 from arena.cli import main
+from arena.resources import doc_pages
 from arena.starter_kit import BUILD, DEBUG_ADDRESS, LANGUAGES, write_starter_kit
 from referee.games import game_names
 from referee.sandbox import BWRAP
@@ -90,6 +92,11 @@ def test_every_kit_readme_says_how_to_build_run_debug_and_check(tmp_path: Path) 
             assert heading in readme, (language, heading)
         assert "arena check-bot ." in readme and f"ARENA_BOT_ADDRESS={DEBUG_ADDRESS}" in readme
         assert f"arena check-bot {DEBUG_ADDRESS}" in readme
+    for game in game_names():  # the docs a kit README names are pages `arena docs` has
+        write_starter_kit(kit := tmp_path / f"python-{game}", "python", games=(game,))
+        readme = (kit / "README.md").read_text(encoding="utf-8")
+        assert set(re.findall(r"`arena docs ([^`]+)`", readme)) == {"protocol", f"rules/{game}"}
+        assert f"`docs/rules/{game}.md`" in readme and {"protocol", f"rules/{game}"} <= set(doc_pages())
 
 
 def test_new_bot_refuses_a_folder_with_files_a_bad_name_and_an_unknown_game(tmp_path: Path) -> None:
