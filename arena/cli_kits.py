@@ -63,7 +63,8 @@ def proto(out_text: str) -> None:
 
 @click.command("docs")
 @click.argument("name", required=False)
-@click.option("--path", "show_path", is_flag=True, help="Print the page's file name instead of its text.")
+@click.option("--path", "show_path", is_flag=True,
+              help="Print the page's file name instead of its text (without NAME: the docs folder).")
 def docs(name: str | None, show_path: bool) -> None:
     """Print a page of arena's documentation (Markdown), e.g. `arena docs protocol` or
     `arena docs rules/jass`; without NAME, list the pages and where they are.
@@ -71,6 +72,9 @@ def docs(name: str | None, show_path: bool) -> None:
     The pages ship with arena, so kits and .proto files that cite `docs/NAME.md` can be read
     from a pip-installed arena too."""
     pages = doc_pages()
+    if name is None and show_path:
+        click.echo(str(docs_dir()))
+        return
     if name is None:
         click.echo(f"arena's documentation, in {docs_dir()} (`arena docs NAME` prints a page):")
         width = max(map(len, pages))

@@ -158,6 +158,7 @@ def test_arena_docs_lists_prints_and_locates_the_pages() -> None:
     assert page.output == (ROOT / "docs" / "rules" / "yaniv.md").read_text(encoding="utf-8")
     located = runner.invoke(main, ["docs", "docs/protocol.md", "--path"], catch_exceptions=False)
     assert located.output == f"{ROOT / 'docs' / 'protocol.md'}\n"
+    assert runner.invoke(main, ["docs", "--path"], catch_exceptions=False).output == f"{ROOT / 'docs'}\n"
     missing = runner.invoke(main, ["docs", "RULES.md"])
     assert missing.exit_code == 2 and "Error: Invalid value for NAME: no page 'RULES.md' (choose from bots, cli," \
         in missing.output
