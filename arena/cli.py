@@ -292,11 +292,12 @@ def _register_tournament_commands() -> None:
 
 
 def _register_bot_author_commands() -> None:
-    """Starter kits and the .proto files live in :mod:`arena.cli_kits`."""
+    """Starter kits, the .proto files and the docs live in :mod:`arena.cli_kits`."""
     from arena import cli_kits
 
     main.add_command(cli_kits.new_bot, "new-bot")
     main.add_command(cli_kits.proto, "proto")
+    main.add_command(cli_kits.docs, "docs")
 
 
 def _register_web_commands() -> None:
