@@ -265,12 +265,6 @@ def test_play_with_a_bot_that_never_becomes_ready_records_the_forfeit(tmp_path: 
     assert record["forfeited"] == [0] and [f["kind"] for f in record["faults"]] == ["startup"]
     assert record["ranking"] == [1, 0]
     assert arena("replay", str(log)).returncode == 0
-    # A record stored before the summary named the winner after forfeits still replays clean;
-    # another reason does not.
-    engine_says = record["reason"].split("(the engine's result before forfeits: ", 1)[1][:-1]
-    for reason, code in ((f"{engine_says}; forfeited: seat 0 (hostile-crash@1.0)", 0), ("seat 0 wins", 1)):
-        log.write_text(json.dumps(dict(record, reason=reason)))
-        assert arena("replay", str(log)).returncode == code, reason
     assert list(private_tmp.iterdir()) == [], "the bots' folders must be removed"
 
 
