@@ -28,7 +28,8 @@ from referee.games import game_class, game_names
 
 COOKIE = "arena_visitor"
 MAX_SEATS = 8
-LONG_POLL_SECONDS = 10.0
+LONG_POLL_SECONDS = 3.0
+"""Short enough that an open long poll hardly delays the server's shutdown."""
 MAX_FORM_BYTES = 16_384
 """The Play form is small; starlette's own form parsing would need python-multipart."""
 
@@ -113,7 +114,7 @@ def play_table(request: Request) -> Response:
 
 
 async def play_state(request: Request) -> Response:
-    """``/api/play/{token}?after=VERSION``: the seat's view, waiting up to 10 s for a newer one."""
+    """``/api/play/{token}?after=VERSION``: the seat's view, waiting up to 3 s for a newer one."""
     ident, _ = visitor(request)
     session = _manager(request).session(request.path_params["token"], ident)
     if session is None:
