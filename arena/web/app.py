@@ -1,7 +1,8 @@
 """The ASGI application: one router per area, mounted together, over a read-only store.
 
-Areas today: HTML pages (:mod:`.pages`), the JSON API (:mod:`.api`) and the replay data
-(:mod:`.replay_routes`).  A later area (bot submission, human play) is one more router here;
+Areas today: HTML pages (:mod:`.pages`), the JSON API (:mod:`.api`), the replay data
+(:mod:`.replay_routes`) and, with ``play``, the Play area (:mod:`.play_routes`), which
+writes to a database of its own.  A later area (bot submission, human play) is one more router here;
 one that needs to write gets its own writable door beside :class:`~.store.ReadOnlyStore`.
 """
 
