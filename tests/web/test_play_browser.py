@@ -67,16 +67,28 @@ def test_a_whole_yahtzee_game_by_clicks_against_a_bot_with_an_html_name(page: An
         assert page.locator("#players li").first.inner_text() == XSS_LABEL  # text, not markup
         clicks = 0
         while wait_turn_or_end(page):
-            if clicks == 0:
+            if clicks == 0:  # the first decision: pick two dice, and Enter sends their reroll
                 page.screenshot(path=str(tmp_path / "play-yahtzee.png"), full_page=True)
                 assert "your clock: " in page.locator("#clock").inner_text()
+                dice = page.locator("#board svg.dice [data-value]")
+                picked = sorted([dice.nth(0).get_attribute("data-value"), dice.nth(3).get_attribute("data-value")])
+                dice.nth(0).click()
+                dice.nth(3).click()
+                assert page.locator("#actions button.selected").inner_text().endswith(f"reroll {' '.join(picked)}")
+                page.keyboard.press("Enter")
+                clicks += 1
+                continue
             buttons = page.locator("#actions button")
             texts = buttons.all_inner_texts()
             choice = next((i for i, text in enumerate(texts) if " score " in f" {text} " or "score" in text), 0)
             buttons.nth(choice).click()
             clicks += 1
         text, replay = finish(page)
-        assert clicks >= 13 and "(you)" in text
+        assert clicks >= 14 and "(you)" in text
+        with Database(server.config.db_path, readonly=True) as db:
+            record = db.match_record(int(replay.rsplit("/", 1)[1]))
+        assert record is not None and record.faults == []
+        assert [m.action for m in record.moves if m.seat == 1][0] == f"reroll {' '.join(picked)}"
         page.goto(server.url + replay)
         page.locator("#step-counter[data-last]").wait_for(timeout=10_000)
         assert "with a person" in page.locator("h1").inner_text()

@@ -1,6 +1,7 @@
 // The person's seat: long-polls the seat's view from the API and sends the chosen action.
 // Keys: 1-9 choose that action; Up/Down move the selection, Enter sends it.  A click on a
-// card sends the one legal action naming it (or marks the actions naming it).  Bot-supplied
+// card sends the one legal action naming it (or marks the actions naming it); clicking dice
+// picks them and selects the reroll of the picked ones.  Bot-supplied
 // text goes in with textContent only; the board is the server's escaped drawing.
 (function () {
   "use strict";
@@ -69,6 +70,7 @@
       actionsList.appendChild(li);
     });
     select(0);
+    tick();
   }
 
   function tick() {
@@ -131,9 +133,27 @@
       .catch(function () { setTimeout(poll, 1000); });
   }
 
+  function pickDie(die) {
+    // Dice: clicking toggles a die; the reroll of the picked values is selected (Enter sends it).
+    die.classList.toggle("picked");
+    var values = [];
+    board.querySelectorAll("svg.dice .picked[data-value]").forEach(function (d) {
+      values.push(Number(d.getAttribute("data-value")));
+    });
+    values.sort();
+    var wanted = "reroll " + values.join(" ");
+    buttons().forEach(function (b, k) {
+      var index = Number(b.getAttribute("data-index"));
+      if (pending.actions[index].text === wanted) select(k);
+    });
+  }
+
   board.addEventListener("click", function (event) {
-    var card = event.target.closest ? event.target.closest("[data-card]") : null;
-    if (!card || !pending) return;
+    if (!pending || !event.target.closest) return;
+    var die = event.target.closest("svg.dice [data-value]");
+    if (die) { pickDie(die); return; }
+    var card = event.target.closest("[data-card]");
+    if (!card) return;
     var text = card.getAttribute("data-card");
     var matching = [];
     pending.actions.forEach(function (a) { if (a.text.split(" ").indexOf(text) >= 0) matching.push(a.index); });
