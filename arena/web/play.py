@@ -235,6 +235,11 @@ class PlayManager:
             found = self._sessions.get(token)
         return found if found is not None and secrets.compare_digest(found.visitor, visitor) else None
 
+    def open_sessions(self, visitor: str) -> list[PlaySession]:
+        """The visitor's matches under way (the form links back to them)."""
+        with self._lock:
+            return [s for s in self._sessions.values() if s.open and s.visitor == visitor]
+
     def open(self, visitor: str, choice: Choice) -> PlaySession:
         """Start a match for ``visitor``.
 

@@ -80,6 +80,7 @@ def play_form(request: Request) -> Response:
     context = {"games": game_names(), "game": game, "variants": cls.variants, "seats": range(seats),
                "opponent_slots": range(seats - 1), "default_opponents": max(1, cls.default_players - 1),
                "opponents": opponents(manager.config, game), "csrf": csrf_token(request, ident),
+               "under_way": manager.open_sessions(ident),
                "move_timeout": manager.config.move_timeout, "settings": cls.settings_spec}
     return _remember(request.app.state.templates.TemplateResponse(request, "play.html", context), request, ident, new)
 
@@ -150,6 +151,18 @@ async def play_move(request: Request) -> Response:
     return JSONResponse({"ok": True})
 
 
+async def play_leave(request: Request) -> Response:
+    """``POST /api/play/{token}/leave``: the person stops answering, so the referee faults the
+    seat at once until it forfeits (its ordinary fault logic) and the match plays out."""
+    ident, _ = visitor(request)
+    _check_csrf(request, ident, request.headers.get("x-csrf-token"))
+    session = _manager(request).session(request.path_params["token"], ident)
+    if session is None or session.seat is None:
+        raise NotFound("no such match of yours")
+    await asyncio.to_thread(session.seat.close)
+    return JSONResponse({"ok": True})
+
+
 def _play_db(request: Request) -> Database:
     return Database(_manager(request).config.db_path, readonly=True)
 
@@ -196,4 +209,5 @@ routes = [Route("/play", play_form, methods=["GET"]), Route("/play", play_start,
           Route("/play/matches", played_list), Route("/play/matches/{match_id:int}", played_match),
           Route("/play/{token}", play_table),
           Route("/api/play/matches/{match_id:int}/replay", played_replay),
-          Route("/api/play/{token}", play_state), Route("/api/play/{token}/move", play_move, methods=["POST"])]
+          Route("/api/play/{token}", play_state), Route("/api/play/{token}/move", play_move, methods=["POST"]),
+          Route("/api/play/{token}/leave", play_leave, methods=["POST"])]

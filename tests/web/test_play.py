@@ -230,3 +230,31 @@ def test_the_person_receives_exactly_the_seats_observation(tmp_path: Path, game:
         assert not leaked, f"an answer names hidden cards {sorted(leaked)}: {text[:300]}"
         scanned += bool(hidden)
     assert scanned >= len(decisions)
+
+
+def test_leaving_forfeits_through_the_referees_faults_and_frees_the_visitors_slot(tmp_path: Path) -> None:
+    with PlayServer(tmp_path, move_timeout=120.0) as server:
+        person = Visitor(server)
+        _, url, _ = person.start("yahtzee", [RANDOM])
+        token = token_of(url)
+        form = person.form("yahtzee")
+        assert f'href="/play/{token}"' in form  # the form links back to the match under way
+        stranger = Visitor(server)
+        stranger.form("yahtzee")
+        assert stranger.request(f"/api/play/{token}/leave", b"", {"X-CSRF-Token": stranger.csrf})[0] == 404
+        assert person.request(f"/api/play/{token}/leave", b"", {"X-CSRF-Token": "forged"})[0] == 400
+        state = person.state(token)
+        while not state["pending"]:  # mid-match (leaving earlier forfeits at start-up)
+            state = person.state(token, after=state["version"])
+        started = time.monotonic()
+        assert person.request(f"/api/play/{token}/leave", b"", {"X-CSRF-Token": person.csrf})[0] == 200
+        state = person.state(token)
+        while state["status"] not in ("done", "failed"):
+            state = person.state(token, after=state["version"])
+        assert time.monotonic() - started < 15  # not 3 x 120 s
+        assert state["status"] == "done" and state["result"]["forfeited"] == [0]
+        with Database(server.config.db_path, readonly=True) as db:
+            record = db.match_record(state["match_id"])
+        assert record is not None and [f.kind.value for f in record.faults] == ["error"] * 3
+        assert f'href="/play/{token}"' not in person.form("yahtzee")
+        assert person.start("yahtzee", [RANDOM])[0] == 200

@@ -98,6 +98,7 @@
     var samePending = pending && data.pending && pending.number === data.pending.number;
     if (!samePending) showActions(data.pending);
     if (data.status === "done" || data.status === "failed") {
+      leave.hidden = true;
       statusBox.textContent = data.status === "done" ? "the match is over" : "the match failed";
       statusBox.setAttribute("data-status", data.status);
       resultBox.hidden = false;
@@ -175,6 +176,12 @@
     } else if (event.key === "Enter") {
       event.preventDefault(); send(pending.actions[selected].index);
     }
+  });
+
+  var leave = document.getElementById("leave");
+  leave.addEventListener("click", function () {
+    leave.disabled = true;
+    fetch(api + "/leave", {method: "POST", headers: {"X-CSRF-Token": csrf}});
   });
 
   actionsBox.hidden = true;
