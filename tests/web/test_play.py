@@ -258,3 +258,20 @@ def test_leaving_forfeits_through_the_referees_faults_and_frees_the_visitors_slo
         assert record is not None and [f.kind.value for f in record.faults] == ["error"] * 3
         assert f'href="/play/{token}"' not in person.form("yahtzee")
         assert person.start("yahtzee", [RANDOM])[0] == 200
+
+
+def test_serve_play_errors_are_one_line(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from arena.cli import main
+
+    ladder = tmp_path / "ladder.db"
+    Database(ladder).close()
+    not_a_db = tmp_path / "notes.txt"
+    not_a_db.write_text("hello", encoding="utf-8")
+    for play_db, text in [(tmp_path / "missing" / "p.db", "folder"), (not_a_db, "is not a usable arena database")]:
+        result = CliRunner().invoke(main, ["serve", "--db", str(ladder), "--play", "--play-db", str(play_db)])
+        assert result.exit_code == 1 and result.output.count("\n") == 1 and text in result.output, result.output
+    for option in ("--play-max-running=0", "--play-max-open-per-visitor=0", "--play-move-timeout=0"):
+        result = CliRunner().invoke(main, ["serve", "--db", str(ladder), "--play", option])
+        assert result.exit_code == 2 and "Traceback" not in result.output
