@@ -25,7 +25,7 @@ from typing import Any
 
 from arena.resources import sample_bots_dir
 from arena.storage import Database, ScheduledMatch
-from arena.web.data import BadRequest
+from arena.web.data import BadRequest, NotFound
 from arena.web.play_seat import HUMAN_NAME, HumanSeat
 from arena.web.renderers import RenderContext, render_seat, renderer_for
 from arena.web.replay import to_jsonable
@@ -104,6 +104,10 @@ def opponents(config: PlayConfig, game: str) -> list[Opponent]:
     return found
 
 
+INVITE = "invite"
+"""The opponent key of a second person, who joins through an invitation link."""
+
+
 @dataclass(frozen=True)
 class Choice:
     """A checked request for a match: the game, its seats and who sits where."""
@@ -112,12 +116,21 @@ class Choice:
     variant: str
     settings: dict[str, Any]
     seat: int
-    bots: tuple[Opponent, ...]
-    """The opponents in seat order, the person's seat left out."""
+    """The seat of the person who opens the match."""
+    seats: tuple[Opponent | None, ...]
+    """Who sits where: a bot, or ``None`` for a person (the opener, and an invited one)."""
 
     @property
     def num_players(self) -> int:
-        return len(self.bots) + 1
+        return len(self.seats)
+
+    @property
+    def people(self) -> list[int]:
+        return [seat for seat, bot in enumerate(self.seats) if bot is None]
+
+    @property
+    def bots(self) -> list[Opponent]:
+        return [bot for bot in self.seats if bot is not None]
 
 
 def parse_choice(config: PlayConfig, form: Mapping[str, str], opponent_keys: list[str]) -> Choice:
@@ -141,7 +154,10 @@ def parse_choice(config: PlayConfig, form: Mapping[str, str], opponent_keys: lis
     keys = [key for key in opponent_keys if key]
     if not keys:
         raise BadRequest("choose at least one opponent")
-    available = {o.key: o for o in opponents(config, game)}
+    if keys.count(INVITE) > 1:
+        raise BadRequest("one invited person at most")
+    available: dict[str, Opponent | None] = {o.key: o for o in opponents(config, game)}
+    available[INVITE] = None
     unknown = [key for key in keys if key not in available]
     if unknown:
         raise BadRequest(f"opponent {unknown[0]!r} is not a bot that plays {game} here")
@@ -153,7 +169,9 @@ def parse_choice(config: PlayConfig, form: Mapping[str, str], opponent_keys: lis
         engine = make_game(game, variant=variant, num_players=num_players, settings=settings)
     except SettingsError as error:
         raise BadRequest(str(error)) from None
-    return Choice(game, engine.variant, dict(engine.settings), int(seat_text), tuple(available[k] for k in keys))
+    seats = [available[k] for k in keys]
+    seats.insert(int(seat_text), None)
+    return Choice(game, engine.variant, dict(engine.settings), int(seat_text), tuple(seats))
 
 
 @dataclass
@@ -162,8 +180,10 @@ class PlaySession:
 
     token: str
     visitor: str
+    """Whose seat this is; empty for an invited seat nobody has taken yet."""
     choice: Choice
     players: list[str]
+    seat_number: int
     changed: threading.Condition = field(default_factory=threading.Condition)
     status: str = "starting"
     """``starting``, ``running``, ``done`` or ``failed``."""
@@ -177,6 +197,11 @@ class PlaySession:
     match_id: int | None = None
     finished_at: float | None = None
     seat: HumanSeat | None = None
+    invite: str | None = None
+    """The token that lets a second person take this seat (an invited seat), or that the
+    opener shares (the opener's session): ``/play/join/{invite}``."""
+    host: str = ""
+    """The token of the opener's session (a match's sessions share it)."""
     _seen_events: int = 0
 
     @property
@@ -190,7 +215,7 @@ class PlaySession:
 
     def watch(self, state: State[Any, Any]) -> None:
         """The referee's ``on_state`` hook: keep the person's seat's view (and nothing else)."""
-        seat = self.choice.seat
+        seat = self.seat_number
         observation = state.observe(seat)
         events = state.events_for(seat, self._seen_events)
         self._seen_events = len(state.events)
@@ -210,9 +235,11 @@ class PlaySession:
             pending = self.seat.pending if self.seat is not None else None
             left = 0 if pending is None else max(0, round((pending.deadline - time.monotonic()) * 1000))
             return {"token": self.token, "status": self.status, "version": self.stamp, "game": self.choice.game,
-                    "variant": self.choice.variant, "seat": self.choice.seat, "players": self.players,
+                    "variant": self.choice.variant, "seat": self.seat_number, "players": self.players,
                     "to_play": self.to_play, "board": self.board, "observation": self.observation,
                     "events": self.events, "result": self.result, "match_id": self.match_id,
+                    "invite": f"/play/join/{self.invite}" if self.invite and self.token == self.host and self.open
+                    else None,
                     "pending": None if pending is None else {
                         "number": pending.number, "ms_left": left,
                         "actions": [{"index": i, "text": text} for i, text in enumerate(pending.actions)]}}
@@ -233,7 +260,32 @@ class PlayManager:
         """The visitor's match ``token`` (another visitor's is as good as missing)."""
         with self._lock:
             found = self._sessions.get(token)
-        return found if found is not None and secrets.compare_digest(found.visitor, visitor) else None
+        return found if found is not None and found.visitor and secrets.compare_digest(found.visitor, visitor) \
+            else None
+
+    def join(self, invite: str, visitor: str) -> PlaySession:
+        """Give ``visitor`` the invited seat of ``invite`` (again, if it is theirs already).
+
+        :raises LimitReached: if the visitor opened the match, or has too many open matches.
+        :raises NotFound: if there is no such invitation, or another visitor took it.
+        """
+        with self._lock:
+            found = next((s for s in self._sessions.values() if s.invite == invite and s.host != s.token), None)
+            if found is None or (found.visitor and found.visitor != visitor) or not found.open:
+                raise NotFound("no such invitation, or it has been taken or has ended")
+            if found.visitor == visitor:
+                return found
+            if self._sessions[found.host].visitor == visitor:
+                raise LimitReached("this is your own match: send the link to someone else")
+            self._check_open_limit(visitor)
+            found.visitor = visitor
+            return found
+
+    def _check_open_limit(self, visitor: str) -> None:
+        mine = sum(1 for s in self._sessions.values() if s.open and s.visitor == visitor)
+        if mine >= self.config.max_open_per_visitor:
+            raise LimitReached(f"you already have {mine} open match{'es' if mine > 1 else ''} "
+                               f"(at most {self.config.max_open_per_visitor}); finish it first")
 
     def open_sessions(self, visitor: str) -> list[PlaySession]:
         """The visitor's matches under way (the form links back to them)."""
@@ -248,20 +300,22 @@ class PlayManager:
         with self._lock:
             if self._closing:
                 raise LimitReached("the server is shutting down")
-            running = [s for s in self._sessions.values() if s.open]
-            mine = sum(1 for s in running if s.visitor == visitor)
-            if mine >= self.config.max_open_per_visitor:
-                raise LimitReached(f"you already have {mine} open match{'es' if mine > 1 else ''} "
-                                   f"(at most {self.config.max_open_per_visitor}); finish it first")
-            if len(running) >= self.config.max_running:
-                raise LimitReached(f"{len(running)} matches are running, the most this server allows; "
+            self._check_open_limit(visitor)
+            running = len({s.host for s in self._sessions.values() if s.open})
+            if running >= self.config.max_running:
+                raise LimitReached(f"{running} matches are running, the most this server allows; "
                                    "try again in a while")
-            players = [o.spec.label for o in choice.bots]
-            players.insert(choice.seat, HUMAN_NAME)
-            session = PlaySession(secrets.token_urlsafe(18), visitor, choice, players)
-            self._sessions[session.token] = session
+            players = [HUMAN_NAME if bot is None else bot.spec.label for bot in choice.seats]
+            token = secrets.token_urlsafe(18)
+            invite = secrets.token_urlsafe(18) if len(choice.people) > 1 else None
+            sessions = [PlaySession(token if seat == choice.seat else secrets.token_urlsafe(18),
+                                    visitor if seat == choice.seat else "", choice, players, seat,
+                                    invite=invite, host=token) for seat in choice.people]
+            for session in sessions:
+                self._sessions[session.token] = session
             self._forget_old()
-        thread = threading.Thread(target=self._run, args=(session,), name=f"arena-play-{session.token[:6]}",
+        session = next(s for s in sessions if s.token == token)
+        thread = threading.Thread(target=self._run, args=(sessions,), name=f"arena-play-{token[:6]}",
                                   daemon=True)
         self._threads = [t for t in self._threads if t.is_alive()] + [thread]
         thread.start()
@@ -272,23 +326,30 @@ class PlayManager:
         for old in finished[:max(0, len(finished) - FINISHED_KEPT)]:
             del self._sessions[old.token]
 
-    def _run(self, session: PlaySession) -> None:
+    def _run(self, sessions: list[PlaySession]) -> None:
         """Play the match through the referee, then store it (runs in its own thread)."""
-        choice = session.choice
+        choice = sessions[0].choice
         record: MatchRecord | None = None
         match_id: int | None = None
         try:
-            seat = session.seat = HumanSeat(choice.game, session.changed)
-            if self._closing:
-                seat.close()
+            for session in sessions:
+                session.seat = HumanSeat(choice.game, session.changed)
+                if self._closing:
+                    session.seat.close()
             match_id, seed = self._schedule(choice)
-            bots: list[BotSpec] = [o.spec for o in choice.bots]
-            bots.insert(choice.seat, BotSpec.from_address(seat.address, name=HUMAN_NAME))
+            people = {session.seat_number: session.seat for session in sessions}
+            bots = [BotSpec.from_address(people[seat].address, name=HUMAN_NAME) if bot is None  # type: ignore[union-attr]
+                    else bot.spec for seat, bot in enumerate(choice.seats)]
             config = MatchConfig(game=choice.game, variant=choice.variant, settings=choice.settings, seed=seed,
                                  match_id=f"play-{match_id}", time_control=self.config.time_control,
                                  sandbox=self.config.sandbox,
-                                 seat_move_timeouts={choice.seat: self.config.move_timeout})
-            record = MatchRunner(config, bots, on_state=session.watch).run()
+                                 seat_move_timeouts={seat: self.config.move_timeout for seat in choice.people})
+
+            def watch(state: State[Any, Any]) -> None:
+                for session in sessions:
+                    session.watch(state)
+
+            record = MatchRunner(config, bots, on_state=watch).run()
             self._store(match_id, record)
             outcome: dict[str, Any] = {"scores": record.scores, "ranking": record.ranking, "reason": record.reason,
                                        "forfeited": record.forfeited, "termination": record.termination}
@@ -296,35 +357,40 @@ class PlayManager:
         except Exception as error:  # noqa: BLE001 - told on the visitor's page; the server goes on
             outcome, status = {"reason": f"the match could not be played: {error}"}, "failed"
         finally:
-            if session.seat is not None:
-                session.seat.close()
-        with session.changed:
-            session.result, session.status, session.finished_at = outcome, status, time.time()
-            session.match_id = match_id if record is not None and status == "done" else None
-            session.version += 1
-            session.changed.notify_all()
+            for session in sessions:
+                if session.seat is not None:
+                    session.seat.close()
+        for session in sessions:
+            with session.changed:
+                session.result, session.status, session.finished_at = outcome, status, time.time()
+                session.match_id = match_id if record is not None and status == "done" else None
+                session.version += 1
+                session.changed.notify_all()
 
     def _schedule(self, choice: Choice) -> tuple[int, int]:
         """Register the players and insert the match as pending: ``(match id, seed)``."""
         seed = secrets.randbelow(2**31)
         with Database(self.config.db_path) as db:
+            human = db.register_bot(name=HUMAN_NAME, version="", language="human", files_hash="human")
             ids = []
-            for opponent in choice.bots:
+            for opponent in choice.seats:
+                if opponent is None:
+                    ids.append(human.id)
+                    continue
                 spec = opponent.spec
                 row = db.register_bot(name=spec.name, version=spec.version, author=spec.author,
                                       language=spec.language, files_hash=opponent.files_hash or bot_files_hash(spec),
                                       manifest=str(spec.manifest) if spec.manifest else None)
                 ids.append(row.id)
-            human = db.register_bot(name=HUMAN_NAME, version="", language="human", files_hash="human")
-            ids.insert(choice.seat, human.id)
             tc = self.config.time_control
             tid = db.create_tournament(
-                name=f"{HUMAN_NAME} at seat {choice.seat}", game=choice.game, variant=choice.variant,
+                name=f"{HUMAN_NAME} at seat {', '.join(map(str, choice.people))}", game=choice.game,
+                variant=choice.variant,
                 settings=choice.settings, format=PLAY_FORMAT, table_size=choice.num_players, rounds=1,
                 duplicate=False, seed=seed, time_control={"move_timeout": tc.move_timeout, "time_bank": tc.time_bank,
                                                           "max_faults": tc.max_faults,
                                                           "human_move_timeout": self.config.move_timeout},
-                options={"human_seat": choice.seat}, bot_ids=sorted(set(ids)),
+                options={"human_seats": choice.people}, bot_ids=sorted(set(ids)),
                 matches=[ScheduledMatch(tuple(ids), seed, 0, 0, 0)])
             db.set_tournament_status(tid, "running")
             return db.matches(tournament_id=tid)[0].id, seed

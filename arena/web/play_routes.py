@@ -163,6 +163,30 @@ async def play_leave(request: Request) -> Response:
     return JSONResponse({"ok": True})
 
 
+def play_join_page(request: Request) -> Response:
+    """``/play/join/{invite}``: the invited seat, to take with a click (a POST, so that no other
+    site can seat a visitor by linking here)."""
+    ident, new = visitor(request)
+    context = {"invite": request.path_params["invite"], "csrf": csrf_token(request, ident)}
+    response = request.app.state.templates.TemplateResponse(request, "play_join.html", context)
+    return _remember(response, request, ident, new)
+
+
+async def play_join(request: Request) -> Response:
+    """``POST /play/join/{invite}``: take the invited seat, then go to it."""
+    ident, new = visitor(request)
+    body = await request.body()
+    fields = dict(urllib.parse.parse_qsl(body[:MAX_FORM_BYTES].decode("utf-8", "replace")))
+    _check_csrf(request, ident, fields.get("csrf"))
+    try:
+        session = _manager(request).join(request.path_params["invite"], ident)
+    except LimitReached as error:
+        response = request.app.state.templates.TemplateResponse(
+            request, "error.html", {"status": 429, "message": str(error)}, status_code=429)
+        return _remember(response, request, ident, new)
+    return _remember(RedirectResponse(f"/play/{session.token}", status_code=303), request, ident, new)
+
+
 def _play_db(request: Request) -> Database:
     return Database(_manager(request).config.db_path, readonly=True)
 
@@ -207,6 +231,8 @@ def played_replay(request: Request) -> Response:
 
 routes = [Route("/play", play_form, methods=["GET"]), Route("/play", play_start, methods=["POST"]),
           Route("/play/matches", played_list), Route("/play/matches/{match_id:int}", played_match),
+          Route("/play/join/{invite}", play_join_page, methods=["GET"]),
+          Route("/play/join/{invite}", play_join, methods=["POST"]),
           Route("/play/{token}", play_table),
           Route("/api/play/matches/{match_id:int}/replay", played_replay),
           Route("/api/play/{token}", play_state), Route("/api/play/{token}/move", play_move, methods=["POST"]),

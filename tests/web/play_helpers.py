@@ -117,7 +117,7 @@ class Visitor:
         while state["status"] not in ("done", "failed"):
             assert time.monotonic() < end, "the match did not end in time"
             states.append(state)
-            if state["pending"]:
+            if state["pending"]:  # the server shows a decision as open until it is answered
                 status, answer = self.move(token, state["pending"]["number"], choose(state))
                 assert status == 200, answer
             state = self.state(token, after=state["version"])

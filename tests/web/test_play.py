@@ -6,7 +6,10 @@ are checked."""
 from __future__ import annotations
 
 import json
+import re
+import threading
 import time
+import urllib.parse
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +30,7 @@ from .play_helpers import PlayServer, Visitor, token_of
 
 pytestmark = pytest.mark.slow
 RANDOM = "sample:random_bot"
+FORM = {"Content-Type": "application/x-www-form-urlencoded"}
 
 
 def test_a_whole_yahtzee_game_is_played_stored_apart_and_never_rated(tmp_path: Path) -> None:
@@ -47,7 +51,7 @@ def test_a_whole_yahtzee_game_is_played_stored_apart_and_never_rated(tmp_path: P
         assert f'href="/play/matches/{match_id}"' in listing
     with Database(server.config.db_path, readonly=True) as db:
         (tournament,) = db.tournaments()
-        assert tournament.format == PLAY_FORMAT and tournament.options == {"human_seat": 1}
+        assert tournament.format == PLAY_FORMAT and tournament.options == {"human_seats": [1]}
         match = db.match(match_id)
         human = db.bot(match.bot_ids[1])
         assert (human.name, human.language) == ("human", "human")
@@ -186,6 +190,14 @@ def test_the_person_receives_exactly_the_seats_observation(tmp_path: Path, game:
         with Database(server.config.db_path, readonly=True) as db:
             record = db.match_record(final["match_id"])
     assert record is not None
+    assert_only_the_seats_view(record, seat, final["players"], states, person.seen, hidden_of)
+
+
+def assert_only_the_seats_view(record: Any, seat: int, players: list[str], states: list[dict[str, Any]],
+                               seen: list[str], hidden_of: Any) -> None:
+    """Replay the stored match and check what one person received (``states``, in ``seen``
+    every page and answer in order) against that seat's engine view at each step."""
+    game = record.game
     renderer = renderer_for(game)
     decisions = [number for number, move in enumerate(record.moves) if move.seat == seat]
     steps: list[tuple[Any, str, frozenset[str], list[str]]] = []
@@ -193,7 +205,7 @@ def test_the_person_receives_exactly_the_seats_observation(tmp_path: Path, game:
     def on_state(number: int, state: Any) -> None:
         """The seat's view after every move: observation, drawing, hidden cards, events."""
         observation = state.observe(seat)
-        board = str(render_seat(renderer, observation, RenderContext(tuple(final["players"]), seat)))
+        board = str(render_seat(renderer, observation, RenderContext(tuple(players), seat)))
         # What a public event told everyone (Yoninkan: "seat 1 holds AS and leads") is no secret.
         announced = cards_named_in_text(" ".join(e.text for e in state.events if e.visible_to is None))
         steps.append((to_jsonable(observation), board, frozenset(hidden_of(state, seat) - announced),
@@ -207,15 +219,20 @@ def test_the_person_receives_exactly_the_seats_observation(tmp_path: Path, game:
         assert state["observation"] == observation and state["board"] == board
         assert state["events"] == events[-EVENTS_KEPT:]  # the events this seat may see (old deals' too)
         assert set(state) == {"token", "status", "version", "game", "variant", "seat", "players", "to_play", "board",
-                              "observation", "events", "result", "match_id", "pending"}
+                              "observation", "events", "result", "match_id", "pending", "invite"}
         assert state["result"] is None and state["match_id"] is None
     # Every page and answer: each view is the seat's view at some step; no text names a card
     # hidden from the seat at every step it can be (the match's final answer aside: it is over).
     always_hidden = frozenset.intersection(*(step[2] for step in steps))
     scanned = 0
-    for text in person.seen:
+    # Random ids are not game text (a token such as "…-TD_…" would read as a card).
+    ids = {state["token"] for state in states} | {state["invite"].rsplit("/", 1)[1] for state in states
+                                                   if state["invite"]}
+    for text in seen:
+        for random_id in ids:
+            text = text.replace(random_id, "")
         hidden = always_hidden
-        if text.startswith('{"token"'):
+        if text.startswith('{"token":""'):
             answer = json.loads(text)
             if answer["status"] == "done":
                 continue
@@ -275,3 +292,46 @@ def test_serve_play_errors_are_one_line(tmp_path: Path) -> None:
     for option in ("--play-max-running=0", "--play-max-open-per-visitor=0", "--play-move-timeout=0"):
         result = CliRunner().invoke(main, ["serve", "--db", str(ladder), "--play", option])
         assert result.exit_code == 2 and "Traceback" not in result.output
+
+
+def test_a_second_person_joins_by_invitation_and_each_sees_only_their_seat(tmp_path: Path) -> None:
+    """The stretch goal: two people at one Gin Rummy table, no bot."""
+    with PlayServer(tmp_path) as server:
+        host, guest, late = Visitor(server), Visitor(server), Visitor(server)
+        status, url, body = host.start("gin_rummy", ["invite"], seat=1, settings="max_hands=1")
+        assert status == 200, body
+        host_token = token_of(url)
+        invite = host.state(host_token)["invite"]
+        assert invite.startswith("/play/join/")
+        assert host.request(invite)[0] == 200
+        fields = urllib.parse.urlencode({"csrf": host.csrf}).encode()
+        status, _, body = host.request(invite, fields, FORM)
+        assert status == 429 and "your own match" in body
+        status, _, page = guest.request(invite)
+        guest.csrf = re.search(r'name="csrf" value="([^"]+)"', page).group(1)  # type: ignore[union-attr]
+        assert guest.request(invite, urllib.parse.urlencode({"csrf": "forged"}).encode(), FORM)[0] == 400
+        status, url, _ = guest.request(invite, urllib.parse.urlencode({"csrf": guest.csrf}).encode(), FORM)
+        guest_token = token_of(url)
+        assert status == 200 and guest_token != host_token and guest.state(guest_token)["seat"] == 0
+        late.form("gin_rummy")
+        assert late.request(invite, urllib.parse.urlencode({"csrf": late.csrf}).encode(), FORM)[0] == 404
+        assert host.request(f"/api/play/{guest_token}")[0] == 404 and guest.request(f"/api/play/{host_token}")[0] == 404
+        results: dict[str, Any] = {}
+        threads = [threading.Thread(target=lambda who, token: results.update({who: visitor_of[who].play_out(token)}),
+                                    args=(who, token)) for who, token in (("host", host_token), ("guest", guest_token))]
+        visitor_of = {"host": host, "guest": guest}
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(60)
+        (host_final, host_states), (guest_final, guest_states) = results["host"], results["guest"]
+        assert host_final["status"] == guest_final["status"] == "done"
+        assert host_final["match_id"] == guest_final["match_id"] and host_final["players"] == ["human", "human"]
+        with Database(server.config.db_path, readonly=True) as db:
+            record = db.match_record(host_final["match_id"])
+            assert db.tournaments()[0].options == {"human_seats": [0, 1]}
+    assert record is not None and record.faults == []
+    assert record.time_control["seat_move_timeouts"] == {"0": 120.0, "1": 120.0}
+    assert_only_the_seats_view(record, 1, ["human", "human"], host_states, host.seen, _gin_hidden)
+    assert_only_the_seats_view(record, 0, ["human", "human"], guest_states, guest.seen, _gin_hidden)
+

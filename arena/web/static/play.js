@@ -85,6 +85,13 @@
 
   function update(data) {
     version = data.version;
+    var inviteBox = document.getElementById("invite-box");
+    inviteBox.hidden = !data.invite;
+    if (data.invite) {
+      var link = document.getElementById("invite");
+      link.href = data.invite;
+      link.textContent = window.location.origin + data.invite;
+    }
     board.innerHTML = data.board;  // server-made SVG/HTML in which every text is escaped
     playersList.textContent = "";
     data.players.forEach(function (name, seat) {
