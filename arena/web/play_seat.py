@@ -76,6 +76,8 @@ class HumanSeat(bot_pb2_grpc.BotServicer):
             if not 0 <= index < len(pending.actions):
                 return f"action {index} is not one of the {len(pending.actions)} legal actions"
             self._answer = (number, index)
+            self.pending = None  # taken: no page shows it as open any more
+            self.changes += 1
             self.changed.notify_all()
         return None
 

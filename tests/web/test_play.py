@@ -335,3 +335,32 @@ def test_a_second_person_joins_by_invitation_and_each_sees_only_their_seat(tmp_p
     assert_only_the_seats_view(record, 1, ["human", "human"], host_states, host.seen, _gin_hidden)
     assert_only_the_seats_view(record, 0, ["human", "human"], guest_states, guest.seen, _gin_hidden)
 
+
+def test_an_answered_decision_is_no_longer_open_even_before_the_referee_gets_it() -> None:
+    """Otherwise a page polling in between would offer the same decision again (and a second
+    click would be refused)."""
+    from arena.v1 import bot_pb2
+    from arena.web.play_seat import HumanSeat
+    from referee.client import BotClient
+
+    seat = HumanSeat("yahtzee", threading.Condition())
+    client = BotClient(seat.address)
+    replies: list[Any] = []
+    request = bot_pb2.DecideRequest(decision_number=0, time_left_ms=10_000,
+                                    legal_actions=[bot_pb2.Action(text="a"), bot_pb2.Action(text="b")])
+    caller = threading.Thread(target=lambda: replies.append(client.call("Decide", request, 10)))
+    try:
+        caller.start()
+        deadline = time.monotonic() + 5
+        while seat.pending is None:
+            assert time.monotonic() < deadline
+            time.sleep(0.01)
+        assert seat.pending.actions == ("a", "b")
+        with seat.changed:  # the seat's Decide cannot run on while this holds its lock
+            assert seat.answer(0, 1) is None
+            assert seat.pending is None
+        caller.join(5)
+        assert replies[0].ok and replies[0].response.action_index == 1
+    finally:
+        client.close()
+        seat.close()
