@@ -338,8 +338,9 @@ class PlayManager:
                     session.seat.close()
             match_id, seed = self._schedule(choice)
             people = {session.seat_number: session.seat for session in sessions}
-            bots = [BotSpec.from_address(people[seat].address, name=HUMAN_NAME) if bot is None  # type: ignore[union-attr]
-                    else bot.spec for seat, bot in enumerate(choice.seats)]
+            bots = [bot.spec if bot is not None
+                    else BotSpec.from_address(people[seat].address, name=HUMAN_NAME)  # type: ignore[union-attr]
+                    for seat, bot in enumerate(choice.seats)]
             config = MatchConfig(game=choice.game, variant=choice.variant, settings=choice.settings, seed=seed,
                                  match_id=f"play-{match_id}", time_control=self.config.time_control,
                                  sandbox=self.config.sandbox,

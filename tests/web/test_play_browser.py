@@ -198,3 +198,26 @@ def _cookie(cookie: dict[str, Any]) -> Any:
 
     return http.cookiejar.Cookie(0, cookie["name"], cookie["value"], None, False, cookie["domain"], True, False,
                                  cookie["path"], True, False, None, False, None, None, {})
+
+
+def test_the_invitation_link_seats_a_second_person_in_another_browser(browser: Any, page: Any,
+                                                                      tmp_path: Path) -> None:
+    with PlayServer(tmp_path) as server:
+        start_in_browser(page, server, "gin_rummy", 1, seat=1, settings="max_hands=1", opponent="invite")
+        link = page.locator("#invite")
+        link.wait_for(state="visible", timeout=10_000)
+        assert link.inner_text() == server.url + str(link.get_attribute("href"))
+        guest_context = browser.new_context()
+        try:
+            guest = guest_context.new_page()
+            guest.goto(link.inner_text())
+            guest.locator("#join").click()
+            guest.wait_for_url(f"{server.url}/play/*")
+            assert guest.locator("h1").inner_text().endswith("you are seat 0")
+            guest.locator("#board svg").first.wait_for(timeout=10_000)  # the guest's own seat view
+            assert guest.locator("#players li.you").inner_text() == "human (you)"
+            guest.screenshot(path=str(tmp_path / "play-invited-guest.png"), full_page=True)
+            assert not guest.locator("#invite-box").is_visible() and page.locator("#invite-box").is_visible()
+        finally:
+            guest_context.close()
+        assert page.dialogs == [] and page.errors == []
