@@ -44,6 +44,11 @@ FINISHED_KEPT = 200
 """Finished matches kept in memory for their pages (the store has them all)."""
 
 
+def is_whole_number(text: str) -> bool:
+    """ASCII digits, not too many (``str.isdigit`` also accepts "²", which ``int`` refuses)."""
+    return text.isascii() and text.isdigit() and len(text) <= 9
+
+
 class LimitReached(Exception):
     """A visitor may not open another match now; the message says why."""
 
@@ -163,7 +168,7 @@ def parse_choice(config: PlayConfig, form: Mapping[str, str], opponent_keys: lis
         raise BadRequest(f"opponent {unknown[0]!r} is not a bot that plays {game} here")
     num_players = len(keys) + 1
     seat_text = form.get("seat", "0")
-    if not seat_text.isdigit() or int(seat_text) >= num_players:
+    if not is_whole_number(seat_text) or int(seat_text) >= num_players:
         raise BadRequest(f"your seat must be a number from 0 to {num_players - 1}")
     try:
         engine = make_game(game, variant=variant, num_players=num_players, settings=settings)

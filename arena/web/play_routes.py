@@ -22,7 +22,7 @@ from starlette.routing import Route
 
 from arena.storage import Database, NotFoundError
 from arena.web.data import BadRequest, NotFound
-from arena.web.play import PLAY_FORMAT, LimitReached, PlayManager, opponents, parse_choice
+from arena.web.play import PLAY_FORMAT, LimitReached, PlayManager, is_whole_number, opponents, parse_choice
 from arena.web.replay import match_replay
 from referee.games import game_class, game_names
 
@@ -121,7 +121,7 @@ async def play_state(request: Request) -> Response:
     if session is None:
         raise NotFound("no such match of yours")
     after = request.query_params.get("after", "")
-    if after and not after.isdigit():
+    if after and not is_whole_number(after):
         raise BadRequest("after must be a whole number")
     if after:
         waited = 0.0
@@ -221,7 +221,7 @@ def played_replay(request: Request) -> Response:
     """``/api/play/matches/{id}/replay``: as ``/api/matches/{id}/replay``, over the play database."""
     start = request.query_params.get("from", "0")
     count = request.query_params.get("count", "")
-    if not start.isdigit() or (count and not count.isdigit()):
+    if not is_whole_number(start) or (count and not is_whole_number(count)):
         raise BadRequest("from and count must be whole numbers")
     with _play_db(request) as db:
         data = match_replay(db, request.path_params["match_id"], request.query_params.get("view"),

@@ -86,7 +86,7 @@ class Visitor:
         self.csrf = re.search(r'name="csrf" value="([^"]+)"', html).group(1)  # type: ignore[union-attr]
         return html
 
-    def start(self, game: str, opponents: list[str], seat: int = 0, settings: str = "",
+    def start(self, game: str, opponents: list[str], seat: int | str = 0, settings: str = "",
               csrf: str | None = None, variant: str = "") -> tuple[int, str, str]:
         """POST the Play form: ``(status, url, body)``; the url ends in the match's token."""
         if not self.csrf:

@@ -92,6 +92,8 @@ def test_the_ladders_bots_that_can_start_are_opponents(tmp_path: Path) -> None:
     ({"opponents": ["sample:jass_heuristic"]}, "is not a bot that plays yahtzee here"),
     ({"seat": 2}, "your seat must be a number from 0 to 1"),
     ({"seat": -1}, "your seat must be a number from 0 to 1"),
+    ({"seat": "²"}, "your seat must be a number from 0 to 1"),
+    ({"seat": "9" * 5000}, "your seat must be a number from 0 to 1"),
     ({"settings": "rounds"}, "setting 'rounds' is not NAME=VALUE"),
     ({"game": "gin_rummy", "settings": "max_hands=zero"}, "max_hands"),
     ({"game": "jass", "opponents": [RANDOM]}, "players"),
@@ -128,6 +130,9 @@ def test_moves_need_the_visitors_cookie_csrf_and_an_open_decision(tmp_path: Path
         assert person.move(token, number, 999) == (409, {"error": f"action 999 is not one of the "
                                                                   f"{len(state['pending']['actions'])} legal actions"})
         assert person.move(token, number + 1, 0)[0] == 409
+        for after in ("²", "9" * 5000, "-1"):
+            status, _, body = person.request(f"/api/play/{token}?after={urllib.parse.quote(after)}")
+            assert status == 400 and json.loads(body) == {"error": "after must be a whole number"}
         assert person.move(token, number, 0) == (200, {"ok": True})
         assert person.move(token, number, 0)[0] == 409  # taken once
 
