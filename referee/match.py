@@ -71,6 +71,8 @@ class MatchConfig:
     time_control: TimeControl = TimeControl()
     sandbox: SandboxConfig = SandboxConfig()
     """How command bots are confined; bots given by address run wherever they run."""
+    seat_move_timeouts: Mapping[int, float] = field(default_factory=dict)
+    """Seats whose move timeout differs from ``time_control``'s (a person at the web table)."""
 
 
 @dataclass(frozen=True)
@@ -214,7 +216,10 @@ class MatchRunner:
     """Plays one match; :func:`run_match` is the usual entry point."""
 
     def __init__(self, config: MatchConfig, bots: Sequence[BotSpec | BotConnection | BotUnavailable],
-                 on_line: Callable[[str], None] | None = None) -> None:
+                 on_line: Callable[[str], None] | None = None,
+                 on_state: Callable[[State[Any, Any]], None] | None = None) -> None:
+        """``on_state`` sees the state before every decision and at the end (the web's human
+        seat draws its own view from it); it must not change the state."""
         self.config = config
         self.tc = config.time_control
         # Validates game, variant, seat count, settings and sandbox before any bot is started.
@@ -222,13 +227,17 @@ class MatchRunner:
         self.sandbox = config.sandbox.resolved()
         self.bots = list(bots)
         self.on_line = on_line or (lambda line: None)
+        self.on_state = on_state or (lambda state: None)
         self.fallback_rng = random.Random(f"fallback:{config.seed}")
         self.record = MatchRecord(
             match_id=config.match_id or uuid.uuid4().hex[:12], game=self.game.name, variant=self.game.variant,
             num_players=self.game.num_players, settings=dict(self.game.settings), seed=config.seed,
             players=[bot.label if isinstance(bot, BotSpec) else bot.spec.label for bot in self.bots],
             time_control={"move_timeout": self.tc.move_timeout, "time_bank": self.tc.time_bank,
-                          "max_faults": self.tc.max_faults, "startup_timeout": self.tc.startup_timeout},
+                          "max_faults": self.tc.max_faults, "startup_timeout": self.tc.startup_timeout,
+                          **({"seat_move_timeouts": {str(seat): timeout for seat, timeout
+                                                     in sorted(config.seat_move_timeouts.items())}}
+                             if config.seat_move_timeouts else {})},
             sandbox=self.sandbox.to_dict())
         self.seats: list[_Seat] = []
         self._owned: list[BotConnection] = []
@@ -303,7 +312,8 @@ class MatchRunner:
         runner = self.seats[seat]
         connection = runner.connection
         assert connection is not None
-        deadline = self.tc.move_timeout + runner.bank
+        move_timeout = self.config.seat_move_timeouts.get(seat, self.tc.move_timeout)
+        deadline = move_timeout + runner.bank
         events = state.events_for(seat, runner.seen_events)
         runner.seen_events = len(state.events)
         request = self._encoder.decide_request(
@@ -314,7 +324,7 @@ class MatchRunner:
         reply = connection.client.decide(request, deadline)
         elapsed_ms = reply.elapsed * 1000
         if reply.ok:
-            runner.bank = max(0.0, runner.bank - max(0.0, reply.elapsed - self.tc.move_timeout))
+            runner.bank = max(0.0, runner.bank - max(0.0, reply.elapsed - move_timeout))
             index = reply.response.action_index
             comment = clean(reply.response.comment, COMMENT_LIMIT)
             if 0 <= index < len(legal):
@@ -347,6 +357,7 @@ class MatchRunner:
         while not state.is_terminal():
             if len(self.record.moves) >= MAX_DECISIONS:
                 raise RuntimeError(f"{self.game.name} did not end within {MAX_DECISIONS} decisions")
+            self.on_state(state)
             seat = state.current_player()
             legal = state.legal_actions()
             runner = self.seats[seat]
@@ -365,6 +376,7 @@ class MatchRunner:
             for event in state.events[shown:]:
                 self.on_line(f"  {event.text}")
             shown = len(state.events)
+        self.on_state(state)
         return state
 
     def _finish(self, state: State[Any, Any]) -> None:
@@ -451,7 +463,8 @@ def rank_with_forfeits(ranking: Sequence[int], forfeited: set[int],
 
 
 def run_match(config: MatchConfig, bots: Sequence[BotSpec | BotConnection | BotUnavailable],
-              on_line: Callable[[str], None] | None = None) -> MatchRecord:
+              on_line: Callable[[str], None] | None = None,
+              on_state: Callable[[State[Any, Any]], None] | None = None) -> MatchRecord:
     """Play one match and return its record (faults are recorded, never raised).
 
     Command bots are started before the match and stopped after it; a :class:`BotConnection`
@@ -461,5 +474,5 @@ def run_match(config: MatchConfig, bots: Sequence[BotSpec | BotConnection | BotU
     :raises SettingsError: for a bad game, variant, seat count or setting (no bot is started).
     :raises SandboxError: if the config asks for bwrap and bwrap does not work here.
     """
-    return MatchRunner(config, bots, on_line).run()
+    return MatchRunner(config, bots, on_line, on_state).run()
 

@@ -185,7 +185,13 @@ def _time_control(record: MatchRecord) -> dict[str, Any] | str:
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) \
                 or (kind is int and not isinstance(value, int)) or value < (1 if kind is int else 0):
             return f"time_control {name} is {value!r}, not a non-negative {'whole ' if kind is int else ''}number"
-    unknown = set(control) - set(_TIME_CONTROL)
+    seats = control.get("seat_move_timeouts", {})
+    if not isinstance(seats, dict) or any(
+            not seat.isdigit() or int(seat) >= record.num_players or isinstance(value, bool)
+            or not isinstance(value, (int, float)) or not math.isfinite(value) or value <= 0
+            for seat, value in seats.items()):
+        return f"time_control seat_move_timeouts is {seats!r}, not seats' positive move timeouts"
+    unknown = set(control) - set(_TIME_CONTROL) - {"seat_move_timeouts"}
     if unknown:
         return f"time_control has an unknown field {sorted(unknown)[0]!r}"
     return control

@@ -1,13 +1,15 @@
 """The ASGI application: one router per area, mounted together, over a read-only store.
 
-Areas today: HTML pages (:mod:`.pages`), the JSON API (:mod:`.api`) and the replay data
-(:mod:`.replay_routes`).  A later area (bot submission, human play) is one more router here;
+Areas today: HTML pages (:mod:`.pages`), the JSON API (:mod:`.api`), the replay data
+(:mod:`.replay_routes`) and, with ``play``, the Play area (:mod:`.play_routes`), which
+writes to a database of its own.  A later area (bot submission, human play) is one more router here;
 one that needs to write gets its own writable door beside :class:`~.store.ReadOnlyStore`.
 """
 
 from __future__ import annotations
 
 import contextlib
+import secrets
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -22,9 +24,10 @@ from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from arena.web import api, pages, replay_routes
+from arena.web import api, pages, play_routes, replay_routes
 from arena.web.charts import win_colour
 from arena.web.data import BadRequest, NotFound, lower_scores_win
+from arena.web.play import PlayConfig, PlayManager
 from arena.web.store import ReadOnlyStore
 
 SECURITY_HEADERS = [
@@ -84,24 +87,31 @@ async def _http_error(request: Request, exc: Any) -> Response:
     return _error(request, exc.status_code, exc.detail)
 
 
-def create_app(db_path: str | Path) -> Starlette:
-    """The web app over the database at ``db_path``, opened read-only now.
+def create_app(db_path: str | Path, play: PlayConfig | None = None) -> Starlette:
+    """The web app over the database at ``db_path``, opened read-only now; with ``play``,
+    also the Play area, where visitors play against bots (:mod:`.play_routes`).
 
-    :raises StorageError: if the file is missing or not an arena database.
+    :raises StorageError: if a file is missing or not an arena database.
     """
     store = ReadOnlyStore(db_path)
+    manager = PlayManager(play) if play is not None else None
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         yield
+        if manager is not None:
+            manager.close()
         store.close()
 
     app = Starlette(
-        routes=[*pages.routes, Mount("/api", routes=[*api.routes, *replay_routes.routes]),
+        routes=[*(play_routes.routes if manager is not None else []),
+                *pages.routes, Mount("/api", routes=[*api.routes, *replay_routes.routes]),
                 Mount("/static", app=StaticFiles(packages=[("arena.web", "static")]), name="static")],
         exception_handlers={NotFound: _not_found, BadRequest: _bad_request, HTTPException: _http_error},
         lifespan=lifespan)
     app.state.store = store
+    app.state.play = manager
+    app.state.play_secret = secrets.token_bytes(32)
     app.state.templates = _templates()
     app.add_middleware(SecurityHeaders)
     return app

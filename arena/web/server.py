@@ -9,6 +9,7 @@ from pathlib import Path
 import uvicorn
 
 from arena.web.app import create_app
+from arena.web.play import PlayConfig
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
@@ -40,16 +41,18 @@ def listen(host: str, port: int) -> socket.socket:
 
 
 def serve(db_path: str | Path, *, host: str = DEFAULT_HOST, port: int = DEFAULT_PORT,
-          announce: Callable[[str], None] = print) -> None:
-    """Serve the database read-only until Ctrl-C.
+          announce: Callable[[str], None] = print, play: PlayConfig | None = None) -> None:
+    """Serve the database read-only until Ctrl-C (with ``play``, the Play area too).
 
-    :raises StorageError: before serving, if the file is missing or not an arena database.
+    :raises StorageError: before serving, if a file is missing or not an arena database.
     :raises ListenError: before serving, if ``host:port`` cannot be listened on.
     """
-    app = create_app(db_path)
+    app = create_app(db_path, play)
     sock = listen(host, port)
     shown = f"[{host}]" if ":" in host else host
     announce(f"serving {db_path} read-only at http://{shown}:{port}/ (Ctrl-C stops)")
+    if play is not None:
+        announce(f"Play at http://{shown}:{port}/play stores its matches in {play.db_path}")
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
     with sock:
         server.run(sockets=[sock])

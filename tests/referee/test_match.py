@@ -218,3 +218,16 @@ def test_stale_folders_are_removed_only_for_dead_referees(tmp_path: Path, monkey
     link.symlink_to(old_style)
     assert sorted(remove_stale_folders()) == sorted([reused_pid, dead])
     assert mine.is_dir() and old_style.is_dir() and link.is_symlink()
+
+
+def test_a_seat_with_its_own_move_timeout_waits_longer_and_the_record_replays() -> None:
+    """``seat_move_timeouts`` (the web's human seat): only that seat gets the longer time."""
+    bots = [resolve_bot(str(BOTS / "sleep-once.toml")), resolve_bot(str(BOTS / "sleep-once.toml"))]
+    tc = TimeControl(move_timeout=0.2, time_bank=0.0, max_faults=3, startup_timeout=15)
+    seen: list[int] = []
+    record = run_match(MatchConfig(game="yahtzee", seed=3, time_control=tc, seat_move_timeouts={1: 2.0}), bots,
+                       on_state=lambda state: seen.append(len(state.events)))
+    assert [(f.seat, f.kind) for f in record.faults] == [(0, FaultKind.TIMEOUT)]  # seat 1 slept 0.6 s in time
+    assert record.time_control["seat_move_timeouts"] == {"1": 2.0}
+    assert len(seen) == len(record.moves) + 1  # before every decision and once at the end
+    assert replay(MatchRecord.from_json(record.to_json())).ok
