@@ -34,6 +34,12 @@ def iso_time(stamp: float | None) -> str | None:
     return None if stamp is None else datetime.fromtimestamp(stamp, timezone.utc).isoformat(timespec="seconds")
 
 
+def is_whole_number(text: str) -> bool:
+    """ASCII digits, not too many: ``str.isdigit`` also accepts "²", and ``int`` refuses both
+    that and thousands of digits, which would be a 500 instead of a 400."""
+    return text.isascii() and text.isdigit() and len(text) <= 9
+
+
 def ranks(ranking: list[int] | tuple[int, ...] | None) -> list[int] | None:
     """A stored 0-based ranking by seat as the API shows every rank: 1 is the best."""
     return None if ranking is None else [r + 1 for r in ranking]
@@ -202,7 +208,7 @@ class MatchFilter:
             text = params.get(name) or ""
             if not text:
                 return None
-            if not text.isdigit() or int(text) < minimum:
+            if not is_whole_number(text) or int(text) < minimum:
                 raise BadRequest(f"{name} must be a whole number of at least {minimum}")
             return int(text)
 

@@ -25,7 +25,7 @@ from typing import Any
 
 from arena.resources import sample_bots_dir
 from arena.storage import Database, ScheduledMatch
-from arena.web.data import BadRequest, NotFound
+from arena.web.data import BadRequest, NotFound, is_whole_number
 from arena.web.play_seat import HUMAN_NAME, HumanSeat
 from arena.web.renderers import RenderContext, render_seat, renderer_for
 from arena.web.replay import to_jsonable
@@ -42,11 +42,6 @@ EVENTS_KEPT = 60
 """The latest events a page is sent (all of them are in the stored replay)."""
 FINISHED_KEPT = 200
 """Finished matches kept in memory for their pages (the store has them all)."""
-
-
-def is_whole_number(text: str) -> bool:
-    """ASCII digits, not too many (``str.isdigit`` also accepts "²", which ``int`` refuses)."""
-    return text.isascii() and text.isdigit() and len(text) <= 9
 
 
 class LimitReached(Exception):

@@ -21,8 +21,8 @@ from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
 from arena.storage import Database, NotFoundError
-from arena.web.data import BadRequest, NotFound
-from arena.web.play import PLAY_FORMAT, LimitReached, PlayManager, is_whole_number, opponents, parse_choice
+from arena.web.data import BadRequest, NotFound, is_whole_number
+from arena.web.play import PLAY_FORMAT, LimitReached, PlayManager, opponents, parse_choice
 from arena.web.replay import match_replay
 from referee.games import game_class, game_names
 

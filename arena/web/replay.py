@@ -16,7 +16,7 @@ from typing import Any
 
 from arena.queries import bot_labels
 from arena.storage import Database, NotFoundError
-from arena.web.data import BadRequest, NotFound, ranks
+from arena.web.data import BadRequest, NotFound, is_whole_number, ranks
 from arena.web.renderers import RenderContext, render_seat, render_table, renderer_for
 from referee.games.base import SettingsError, State
 from referee.games.cards import Card
@@ -60,7 +60,7 @@ def parse_view(text: str | None, num_players: int) -> int | None:
     """
     if text in (None, "", "table"):
         return None
-    if not text.isdigit() or int(text) >= num_players:
+    if not is_whole_number(text) or int(text) >= num_players:
         raise BadRequest(f"view must be 'table' or a seat from 0 to {num_players - 1}")
     return int(text)
 

@@ -12,7 +12,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from arena.web.data import BadRequest
+from arena.web.data import BadRequest, is_whole_number
 from arena.web.replay import match_replay
 from arena.web.store import ReadOnlyStore
 
@@ -21,7 +21,7 @@ def _whole_number(request: Request, name: str, default: int | None) -> int | Non
     text = request.query_params.get(name)
     if text is None or text == "":
         return default
-    if not text.isdigit() or len(text) > 9:
+    if not is_whole_number(text):
         raise BadRequest(f"{name} must be a whole number")
     return int(text)
 

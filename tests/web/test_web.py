@@ -108,7 +108,11 @@ def test_match_filters_and_paging(client, played_db):
 @pytest.mark.parametrize("url, status", [("/api/matches?status=won", 400), ("/api/matches?bot=x", 400),
                                          ("/api/matches?faults=maybe", 400), ("/api/matches/999", 404),
                                          ("/matches/999", 404), ("/api/matches/1/replay?view=7", 400),
-                                         ("/api/tournaments/99", 404), ("/games/chess/standard", 404)])
+                                         ("/api/tournaments/99", 404), ("/games/chess/standard", 404),
+                                         ("/api/matches?tournament=\u00b2", 400), ("/api/matches?bot=" + "9" * 5000, 400),
+                                         ("/api/matches/1/replay?view=\u00b2", 400),
+                                         ("/api/matches/1/replay?from=\u00b2", 400),
+                                         ("/api/matches/1/replay?count=" + "9" * 5000, 400)])
 def test_bad_requests_are_clear_errors(client, url, status):
     response = client.get(url)
     assert response.status_code == status
