@@ -36,9 +36,7 @@ def bot_json(bot: BotRow) -> dict[str, Any]:
 # --- games and ratings -----------------------------------------------------------------------------------
 def games(db: Database) -> list[dict[str, Any]]:
     """Every (game, variant) with a played match, with its counts; then engines with none."""
-    rows = db.conn.execute("SELECT game, variant, COUNT(*) FROM matches WHERE status = 'done'"
-                           " GROUP BY game, variant ORDER BY game, variant").fetchall()
-    played = [{"game": r[0], "variant": r[1], "matches": r[2]} for r in rows]
+    played = [{"game": game, "variant": variant, "matches": n} for game, variant, n, _ in db.game_totals()]
     seen = {r["game"] for r in played}
     return played + [{"game": name, "variant": None, "matches": 0} for name in game_names() if name not in seen]
 

@@ -93,7 +93,10 @@ class ReadOnlyStore:
         key = (game, variant, *rating_signature(db, game, variant))
         found: tuple[RatingPlan, list[RatingRow]] | None = self._plans.get(key)
         if found is None:
-            plan = plan_ratings(db, game, variant)
+            # Once per table, not per request, and a table being played may have many matches
+            # to rate since its last stored ratings: not under the request's time limit.
+            db.conn.set_progress_handler(None, 0)
+            plan = plan_ratings(db, game, variant, keep_history=True)
             found = (plan, current_table(db, game, variant, plan))
             self._plans.put(key, found)
         return found
