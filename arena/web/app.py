@@ -25,7 +25,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from arena.web import api, pages, replay_routes
 from arena.web.charts import win_colour
 from arena.web.data import BadRequest, NotFound
-from arena.web.store import ReadOnlyStore
+from arena.web.store import QUERY_SECONDS, QueryTooSlow, ReadOnlyStore
 
 SECURITY_HEADERS = [
     (b"content-security-policy", b"default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
@@ -79,16 +79,21 @@ async def _bad_request(request: Request, exc: Exception) -> Response:
     return _error(request, 400, str(exc))
 
 
+async def _too_slow(request: Request, exc: Exception) -> Response:
+    return _error(request, 503, str(exc))
+
+
 async def _http_error(request: Request, exc: Any) -> Response:
     return _error(request, exc.status_code, exc.detail)
 
 
-def create_app(db_path: str | Path) -> Starlette:
-    """The web app over the database at ``db_path``, opened read-only now.
+def create_app(db_path: str | Path, query_seconds: float = QUERY_SECONDS) -> Starlette:
+    """The web app over the database at ``db_path``, opened read-only now; each request's
+    queries may take ``query_seconds``.
 
     :raises StorageError: if the file is missing or not an arena database.
     """
-    store = ReadOnlyStore(db_path)
+    store = ReadOnlyStore(db_path, query_seconds)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -98,7 +103,8 @@ def create_app(db_path: str | Path) -> Starlette:
     app = Starlette(
         routes=[*pages.routes, Mount("/api", routes=[*api.routes, *replay_routes.routes]),
                 Mount("/static", app=StaticFiles(packages=[("arena.web", "static")]), name="static")],
-        exception_handlers={NotFound: _not_found, BadRequest: _bad_request, HTTPException: _http_error},
+        exception_handlers={NotFound: _not_found, BadRequest: _bad_request, QueryTooSlow: _too_slow,
+                            HTTPException: _http_error},
         lifespan=lifespan)
     app.state.store = store
     app.state.templates = _templates()

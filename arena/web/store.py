@@ -2,12 +2,16 @@
 
 Connections are opened with SQLite's ``mode=ro`` (:class:`arena.storage.Database`), so the
 server cannot write even by mistake, and WAL lets it read while a tournament writes.
-Request handlers run in a thread pool; each borrows an idle connection for its request.
+Request handlers run in a thread pool; each borrows an idle connection for its request,
+with a time limit on its queries (:data:`QUERY_SECONDS`): a request that would read too much
+ends in a clear error instead of keeping a core busy.
 """
 
 from __future__ import annotations
 
+import sqlite3
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Hashable, Iterator
 from contextlib import contextmanager
@@ -18,6 +22,8 @@ from arena.queries import current_table, rating_signature
 from arena.ratings import RatingPlan, RatingRow, plan_ratings
 from arena.storage import Database
 
+QUERY_SECONDS = 2.0
+"""The longest a request may spend in the database."""
 _CACHED_PLANS = 32
 _CACHED_REPLAYS = 32
 """A 200-step replay is about 1 MB of JSON: at most this many are kept."""
@@ -46,14 +52,19 @@ class LruCache:
                 self._items.popitem(last=False)
 
 
+class QueryTooSlow(RuntimeError):
+    """A request's queries ran past the time limit (a 503)."""
+
+
 class ReadOnlyStore:
     """Pooled read-only connections to one database file.
 
     :raises StorageError: at construction, if the file is missing or not an arena database.
     """
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, query_seconds: float = QUERY_SECONDS) -> None:
         self.path = Path(path)
+        self.query_seconds = query_seconds
         first = Database(self.path, readonly=True)
         self._lock = threading.Lock()
         self._idle = [first]
@@ -64,16 +75,27 @@ class ReadOnlyStore:
 
     @contextmanager
     def connect(self) -> Iterator[Database]:
-        """A connection for the length of one request."""
+        """A connection for the length of one request; its queries stop at the time limit.
+
+        :raises QueryTooSlow: if they ran past it (SQLite interrupts the running statement).
+        """
         with self._lock:
             db = self._idle.pop() if self._idle else None
         if db is None:
             db = Database(self.path, readonly=True)
             with self._lock:
                 self._all.append(db)
+        deadline = time.monotonic() + self.query_seconds
+        db.conn.set_progress_handler(lambda: time.monotonic() > deadline, 1000)
         try:
             yield db
+        except sqlite3.OperationalError as error:
+            if str(error) != "interrupted":
+                raise
+            raise QueryTooSlow(f"the database took longer than {self.query_seconds:g} s to answer this request; "
+                               f"narrow it (filters, a smaller page)") from None
         finally:
+            db.conn.set_progress_handler(None, 0)
             with self._lock:
                 self._idle.append(db)
 
