@@ -8,13 +8,15 @@ teams of two), every record a real game played through the engine by a seeded ra
 policy (a pool of distinct games reused across tables), 1 % of the matches with a timeout
 fault, then the ratings computed as a tournament's last step does.  Then it prints:
 
-* web: median and p99 of the home page, a bot's page, the head-to-head page and a page of
-  ``/matches`` half-way down the league, from the real ``arena serve`` over loopback HTTP
-  (one request at a time, after warm-up; every response must be a 200);
+* web: median and p99 of the home page, a bot's page, the head-to-head page, a page of
+  ``/matches`` half-way down the league (where its "older" links lead), the same filtered by
+  bot, and the faults filter, from the real ``arena serve`` over loopback HTTP (one request at
+  a time, after warm-up; every response must be a 200);
 * rating every stored match from scratch (``update_ratings(recompute=True)`` for every game,
   what ``tournament delete`` runs) in a child process: wall time and peak memory;
 * ``arena ratings`` when the stored table is current: the whole command, process start included;
-* results committed per second by the single writer, on a fresh league of 2,000 pending matches;
+* results committed per second by the single writer (``synchronous=FULL``), on a fresh league
+  of 2,000 pending matches, one result per transaction and batches of 50 and 500;
 * database bytes per two-seat Yahtzee match, from a league of only those.
 
 Every figure comes from something that happened: a failed request, a missing rating or a
@@ -85,8 +87,8 @@ def make_record(match_id: int, game: str, seed: int, played: Game, players: list
 
 
 def store_all(db: Database, results: list[tuple[int, MatchRecord]]) -> int:
-    """Hand ``results`` to the writer; how many it stored."""
-    return sum(db.store_result(match_id, record) for match_id, record in results)
+    """Hand ``results`` to the writer in one batch (one transaction); how many it stored."""
+    return sum(outcome is True for outcome in db.store_results(results))
 
 
 class League:
@@ -102,8 +104,6 @@ class League:
         (all of them without ``play``)."""
         rng = random.Random(1)
         db = Database(path)
-        if play:
-            db.conn.execute("PRAGMA synchronous=OFF")  # set-up speed only; the writer figure keeps FULL
         bots = [db.register_bot(name=f"bot-{i}", version="1", files_hash=f"h{i}", author="bench", language="python")
                 for i in range(BOTS)]
         labels = {b.id: b.label for b in bots}
@@ -228,20 +228,20 @@ def rating_figures(path: Path, matches: int) -> None:
           f"(arena --help alone: {bare:.2f} s)")
 
 
-def writer_figure(league: League, folder: Path, count: int) -> None:
-    path = folder / "writer.db"
+def writer_figure(league: League, folder: Path, count: int, batch: int) -> None:
+    path = folder / f"writer-{batch}.db"
     db, pending = league.build(path, count, (("yahtzee", 2, 1.0),), play=False)
     records = list(league.records_for(db, pending))
     start = time.perf_counter()
-    for begin in range(0, len(records), BATCH):
-        if store_all(db, records[begin:begin + BATCH]) != len(records[begin:begin + BATCH]):
+    for begin in range(0, len(records), batch):
+        if store_all(db, records[begin:begin + batch]) != len(records[begin:begin + batch]):
             raise SystemExit("the writer did not store every result")
     elapsed = time.perf_counter() - start
     if db.count_matches(status="done") != count:
         raise SystemExit("the writer's results are not all done")
     db.close()
     print(f"single writer (synchronous=FULL): {count / elapsed:.0f} results committed per second "
-          f"({count} two-seat Yahtzee results, handed over {BATCH} at a time)")
+          f"({count} two-seat Yahtzee results, {batch} per transaction)")
 
 
 def size_figure(league: League, folder: Path, count: int) -> None:
@@ -286,13 +286,17 @@ def main() -> None:
         if total != args.matches:
             raise SystemExit(f"the league has {total} played matches, not {args.matches}")
         bot = db.bots()[0].id
+        # half-way down the newest-first list, where the "older" links lead (keyset paging)
+        half = db.conn.execute("SELECT id FROM matches ORDER BY id DESC LIMIT 1 OFFSET ?", (total // 2,)).fetchone()[0]
         db.close()
-        deep = max(1, total // 50 // 2)
         web_figures(path, [("home page /", "/"), (f"a bot's page /bots/{bot}", f"/bots/{bot}"),
                            ("head-to-head page", "/games/yahtzee/yahtzee/h2h"),
-                           (f"/matches?page={deep} (half-way down)", f"/matches?page={deep}")], args.requests)
+                           (f"/matches?before={half} (half-way down)", f"/matches?before={half}"),
+                           (f"/matches?bot={bot}&before={half}", f"/matches?bot={bot}&before={half}"),
+                           ("/matches?faults=yes", "/matches?faults=yes")], args.requests)
         rating_figures(path, total)
-        writer_figure(league, folder, args.writer_matches)
+        for batch in (1, 50, BATCH):
+            writer_figure(league, folder, args.writer_matches, batch)
         size_figure(league, folder, args.size_matches)
         print(f"load average now {os.getloadavg()[0]:.1f}")
 
