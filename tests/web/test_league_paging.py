@@ -76,3 +76,22 @@ def test_a_request_past_the_time_limit_ends_in_a_clear_error(league: Path) -> No
         assert page.status_code == 503 and "took longer than 0 s" in page.text
     with TestClient(create_app(league)) as client:
         assert client.get("/api/matches?bot=2&faults=no").status_code == 200
+
+
+def test_a_bot_page_shows_its_last_1000_rating_points_and_says_so(tmp_path: Path) -> None:
+    from arena.ratings import rating_table, update_ratings
+    from arena.web.data import HISTORY_POINTS
+
+    path = tmp_path / "long.db"
+    db, tid, bots = tournament_db(path, 2, [(0, 1)] * (HISTORY_POINTS + 50))
+    ids = [m.id for m in db.unfinished_matches(tid)]
+    assert all(db.store_results([(i, record(i, [i % 2, 1 - i % 2])) for i in ids]))
+    update_ratings(db, "yahtzee", "yahtzee")
+    final = {row.bot_id: row for row in rating_table(db, "yahtzee", "yahtzee")}
+    db.close()
+    with TestClient(create_app(path)) as client:
+        game = client.get(f"/api/bots/{bots[0]}").json()["games"][0]
+        assert game["history_cut"] is True and len(game["history"]) == HISTORY_POINTS
+        assert [p["match"] for p in game["history"]] == ids[-HISTORY_POINTS:]
+        assert game["history"][-1]["mu"] == round(final[bots[0]].mu, 4)
+        assert f"last {HISTORY_POINTS} rated matches" in client.get(f"/bots/{bots[0]}").text
