@@ -182,6 +182,10 @@ class NotFoundError(StorageError):
     """No tournament or match with that id."""
 
 
+class QueryInterrupted(StorageError):
+    """A query ran past the time limit of :meth:`Database.time_limit`."""
+
+
 @dataclass(frozen=True)
 class BotRow:
     id: int
@@ -292,6 +296,7 @@ class Database:
     def __init__(self, path: str | os.PathLike[str], *, create: bool = True, readonly: bool = False) -> None:
         self.path = Path(path)
         self.readonly = readonly
+        self._deadlines: list[float] = []
         exists = self.path.is_file()
         if (readonly or not create) and (not exists or self.path.stat().st_size == 0):
             raise StorageError(f"no arena database at {self.path}")
@@ -391,6 +396,29 @@ class Database:
 
     def close(self) -> None:
         self.conn.close()
+
+    @contextmanager
+    def time_limit(self, seconds: float | None) -> Iterator[None]:
+        """Interrupt this connection's queries once ``seconds`` have passed (``None``: no limit)
+        within the block; an inner limit replaces the outer one until it ends.
+
+        SQLite checks the deadline every thousand steps of a statement, so a query that would
+        read too much stops instead of running on.
+
+        :raises QueryInterrupted: if a query ran past the deadline.
+        """
+        self._deadlines.append(float("inf") if seconds is None else time.monotonic() + seconds)
+        self.conn.set_progress_handler(lambda: time.monotonic() > self._deadlines[-1], 1000)
+        try:
+            yield
+        except sqlite3.OperationalError as error:
+            if str(error) != "interrupted":
+                raise
+            raise QueryInterrupted(f"the database took longer than {seconds:g} s to answer") from None
+        finally:
+            self._deadlines.pop()
+            if not self._deadlines:
+                self.conn.set_progress_handler(None, 0)
 
     def __enter__(self) -> Database:
         return self

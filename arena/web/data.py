@@ -12,7 +12,7 @@ from typing import Any
 
 from arena.queries import bot_labels, h2h_matrix, rating_json
 from arena.ratings import rating_history
-from arena.storage import BotRow, Database, MatchRow, NotFoundError, TournamentRow
+from arena.storage import BotRow, Database, MatchRow, NotFoundError, QueryInterrupted, TournamentRow
 from arena.web.store import ReadOnlyStore
 from referee.games import game_names
 
@@ -20,6 +20,9 @@ STATUSES = ("pending", "done", "failed")
 PER_PAGE = 50
 COUNT_CAP = 10_000
 """A filtered match list counts at most this many rows; beyond, it says "more than"."""
+COUNT_SECONDS = 0.25
+"""A filter that matches rarely may have to read the whole league to count: the count stops
+after this long and the list says its total is unknown."""
 MAX_OFFSET = 10_000
 """Numbered pages reach this many matches deep; further, the list pages by id (``before``)."""
 HISTORY_POINTS = 1000
@@ -181,19 +184,25 @@ class MatchFilter:
         return {k: str(v) for k, v in values.items() if v is not None}
 
 
-def matches(db: Database, where: MatchFilter, per_page: int = PER_PAGE) -> dict[str, Any]:
+def matches(db: Database, where: MatchFilter, per_page: int = PER_PAGE,
+            count_seconds: float = COUNT_SECONDS) -> dict[str, Any]:
     """One page of matches, newest first, with the total for paging and the keyset links.
 
     ``next_before`` / ``prev_after`` are the ids the older / newer links pass on (``None`` at
     either end); with ``before`` or ``after`` no rows are skipped, so every page costs the same.
     ``total`` is exact when the running totals give it, else counted up to :data:`COUNT_CAP`
-    (``total_capped`` says the count stopped there).
+    (``total_capped`` says the count stopped there), or ``None`` when counting took longer
+    than ``count_seconds``.
     """
     filters = {"tournament_id": where.tournament, "game": where.game, "variant": where.variant,
                "bot_id": where.bot, "status": where.status, "faults": where.faults}
-    counted = db.count_matches(**filters, cap=COUNT_CAP)
-    capped = counted > COUNT_CAP
-    total = min(counted, COUNT_CAP)
+    try:
+        with db.time_limit(count_seconds):
+            counted: int | None = db.count_matches(**filters, cap=COUNT_CAP)
+    except QueryInterrupted:
+        counted = None
+    capped = counted is None or counted > COUNT_CAP
+    total = None if counted is None else min(counted, COUNT_CAP)
     if where.after is not None:  # the newer page: the next ids up, shown newest first
         rows = db.matches(**filters, limit=per_page + 1, after_id=where.after)
         newer = len(rows) > per_page
@@ -208,7 +217,7 @@ def matches(db: Database, where: MatchFilter, per_page: int = PER_PAGE) -> dict[
     labels = bot_labels(db)
     keyset = where.before is not None or where.after is not None
     return {"total": total, "total_capped": capped, "page": None if keyset else where.page, "per_page": per_page,
-            "pages": max(1, -(-total // per_page)),
+            "pages": None if total is None else max(1, -(-total // per_page)),
             "next_before": rows[-1].id if rows and older else None,
             "prev_after": rows[0].id if rows and newer else None,
             "matches": [match_json(m, labels) for m in rows]}

@@ -9,9 +9,7 @@ ends in a clear error instead of keeping a core busy.
 
 from __future__ import annotations
 
-import sqlite3
 import threading
-import time
 from collections import OrderedDict
 from collections.abc import Hashable, Iterator
 from contextlib import contextmanager
@@ -20,7 +18,7 @@ from typing import Any
 
 from arena.queries import current_table, rating_signature
 from arena.ratings import RatingPlan, RatingRow, plan_ratings
-from arena.storage import Database
+from arena.storage import Database, QueryInterrupted
 
 QUERY_SECONDS = 2.0
 """The longest a request may spend in the database."""
@@ -85,17 +83,13 @@ class ReadOnlyStore:
             db = Database(self.path, readonly=True)
             with self._lock:
                 self._all.append(db)
-        deadline = time.monotonic() + self.query_seconds
-        db.conn.set_progress_handler(lambda: time.monotonic() > deadline, 1000)
         try:
-            yield db
-        except sqlite3.OperationalError as error:
-            if str(error) != "interrupted":
-                raise
+            with db.time_limit(self.query_seconds):
+                yield db
+        except QueryInterrupted:
             raise QueryTooSlow(f"the database took longer than {self.query_seconds:g} s to answer this request; "
                                f"narrow it (filters, a smaller page)") from None
         finally:
-            db.conn.set_progress_handler(None, 0)
             with self._lock:
                 self._idle.append(db)
 
@@ -117,9 +111,9 @@ class ReadOnlyStore:
         if found is None:
             # Once per table, not per request, and a table being played may have many matches
             # to rate since its last stored ratings: not under the request's time limit.
-            db.conn.set_progress_handler(None, 0)
-            plan = plan_ratings(db, game, variant, keep_history=True)
-            found = (plan, current_table(db, game, variant, plan))
+            with db.time_limit(None):
+                plan = plan_ratings(db, game, variant, keep_history=True)
+                found = (plan, current_table(db, game, variant, plan))
             self._plans.put(key, found)
         return found
 

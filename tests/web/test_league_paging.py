@@ -95,3 +95,21 @@ def test_a_bot_page_shows_its_last_1000_rating_points_and_says_so(tmp_path: Path
         assert [p["match"] for p in game["history"]] == ids[-HISTORY_POINTS:]
         assert game["history"][-1]["mu"] == round(final[bots[0]].mu, 4)
         assert f"last {HISTORY_POINTS} rated matches" in client.get(f"/bots/{bots[0]}").text
+
+
+def test_time_limits_nest_and_a_slow_count_leaves_the_total_unknown(league: Path) -> None:
+    from arena.storage import Database, QueryInterrupted
+    from arena.web.data import MatchFilter, matches
+
+    with Database(league, readonly=True) as db:
+        with pytest.raises(QueryInterrupted, match="longer than 0 s"):
+            with db.time_limit(0.0):
+                db.count_matches(faults=False)  # a look at every match's seats: thousands of steps
+        with db.time_limit(0.0):
+            with db.time_limit(None):  # lifted inside, as for the rating plan
+                assert db.count_matches(faults=False) == MATCHES  # no match has a fault
+        page = matches(db, MatchFilter(faults=False), count_seconds=0.0)  # the list itself is not limited
+        assert page["total"] is None and page["pages"] is None and page["total_capped"]
+        assert len(page["matches"]) == PER_PAGE and page["next_before"] is not None
+        page = matches(db, MatchFilter(faults=False))  # no limit left behind
+        assert page["total"] == MATCHES and len(page["matches"]) == PER_PAGE
