@@ -57,6 +57,7 @@ CREATE TABLE IF NOT EXISTS tournament_stats (
     failed INTEGER NOT NULL
 );
 CREATE INDEX IF NOT EXISTS history_by_bot ON rating_history (bot_id, match_id);
+CREATE INDEX IF NOT EXISTS matches_by_tournament ON matches (tournament_id, status, id);
 """
 
 

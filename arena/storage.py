@@ -26,6 +26,8 @@ Schema (version :data:`SCHEMA_VERSION`)::
     rating_history(match_id, bot_id, mu, sigma)        the rating after each match
     rating_state(game, variant, last_match_id, rated_count)
     game_stats, bot_stats, pair_stats, tournament_stats    running totals (:mod:`arena.league_stats`)
+    indexes: matches by (game, variant, status, id) and (tournament_id, status, id), seats by bot,
+    rating history by (bot, match)
 
 **Compact records.**  ``matches.record`` holds the full match record (what ``arena show``
 prints and ``arena replay`` checks) as a zlib-compressed JSON document whose moves are
@@ -610,7 +612,7 @@ class Database:
     @staticmethod
     def _match_filter(tournament_id: int | None, game: str | None, variant: str | None, bot_id: int | None,
                       status: str | None, faults: bool | None, before_id: int | None = None,
-                      after_id: int | None = None) -> tuple[str, list[Any]]:
+                      after_id: int | None = None, *, counting: bool = False) -> tuple[str, list[Any]]:
         where: list[str] = []
         params: list[Any] = []
         for condition, bound in (("id < ?", before_id), ("id > ?", after_id)):
@@ -622,8 +624,10 @@ class Database:
             if value is not None:
                 where.append(f"{column} = ?")
                 params.append(value)
-        if bot_id is not None:
-            where.append("id IN (SELECT match_id FROM match_seats WHERE bot_id = ?)")
+        if bot_id is not None:  # a list walks ids newest first and looks at each one's seats; a count
+            # walks the bot's seats (so a list stops after a page, a count after its cap)
+            where.append("id IN (SELECT match_id FROM match_seats WHERE bot_id = ?)" if counting else
+                         "EXISTS (SELECT 1 FROM match_seats b WHERE b.match_id = matches.id AND +b.bot_id = ?)")
             params.append(bot_id)
         if faults is not None:
             where.append(("" if faults else "NOT ") + "EXISTS (SELECT 1 FROM match_seats s"
@@ -661,7 +665,7 @@ class Database:
             if tournament_id is None:
                 return int(self.conn.execute(sql).fetchone()[0])
             return int(self.conn.execute(sql + " WHERE tournament_id = ?", (tournament_id,)).fetchone()[0])
-        where, params = self._match_filter(tournament_id, game, variant, bot_id, status, faults)
+        where, params = self._match_filter(tournament_id, game, variant, bot_id, status, faults, counting=True)
         limit = "" if cap is None else f" LIMIT {int(cap) + 1}"
         return int(self.conn.execute(f"SELECT COUNT(*) FROM (SELECT 1 FROM matches{where}{limit})",
                                      params).fetchone()[0])
