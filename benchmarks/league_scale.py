@@ -232,16 +232,17 @@ def writer_figure(league: League, folder: Path, count: int, batch: int) -> None:
     path = folder / f"writer-{batch}.db"
     db, pending = league.build(path, count, (("yahtzee", 2, 1.0),), play=False)
     records = list(league.records_for(db, pending))
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     for begin in range(0, len(records), batch):
         if store_all(db, records[begin:begin + batch]) != len(records[begin:begin + batch]):
             raise SystemExit("the writer did not store every result")
-    elapsed = time.perf_counter() - start
+    elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu
     if db.count_matches(status="done") != count:
         raise SystemExit("the writer's results are not all done")
     db.close()
     print(f"single writer (synchronous=FULL): {count / elapsed:.0f} results committed per second "
-          f"({count} two-seat Yahtzee results, {batch} per transaction)")
+          f"({count} two-seat Yahtzee results, {batch} per transaction; {cpu / count * 1000:.2f} ms of the "
+          f"writer's CPU per result)")
 
 
 def size_figure(league: League, folder: Path, count: int) -> None:
@@ -263,12 +264,18 @@ def main() -> None:
     parser.add_argument("--size-matches", type=int, default=10_000)
     parser.add_argument("--keep", type=Path, default=None, help="build the league here and keep it")
     parser.add_argument("--reuse", action="store_true", help="measure the league already at --keep")
+    parser.add_argument("--writer-only", action="store_true", help="only the writer and size figures")
     args = parser.parse_args()
     league = League()
     with tempfile.TemporaryDirectory(prefix="arena-league-") as scratch:
         folder = Path(scratch)
         path = args.keep or folder / "league.db"
         print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
+        if args.writer_only:
+            for batch in (1, 50, BATCH):
+                writer_figure(league, folder, args.writer_matches, batch)
+            size_figure(league, folder, args.size_matches)
+            return
         if not args.reuse:
             if path.exists():
                 raise SystemExit(f"{path} exists; remove it or give --reuse")
