@@ -163,6 +163,35 @@ def get(conn: http.client.HTTPConnection, path: str) -> tuple[float, bytes]:
     return elapsed, body
 
 
+def concurrent_figure(port: int, urls: list[str], clients: int, seconds: float) -> None:
+    """``clients`` threads, each with its own keep-alive connection, cycling through ``urls``."""
+    import threading
+
+    times: list[float] = []
+    lock = threading.Lock()
+    stop = time.monotonic() + seconds
+
+    def client(offset: int) -> None:
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=600)
+        k = offset
+        while time.monotonic() < stop:
+            elapsed, _ = get(conn, urls[k % len(urls)])
+            k += 1
+            with lock:
+                times.append(elapsed)
+        conn.close()
+
+    threads = [threading.Thread(target=client, args=(i,)) for i in range(clients)]
+    start = time.perf_counter()
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    wall = time.perf_counter() - start
+    print(f"{clients} clients at once, {len(urls)} pages in turn: {len(times) / wall:.0f} requests/s, "
+          f"median {statistics.median(times):.0f} ms, p99 {percentile_99(times):.0f} ms")
+
+
 def web_figures(path: Path, cases: list[tuple[str, str]], requests: int) -> None:
     port = free_port()
     server = subprocess.Popen([sys.executable, "-m", "arena.cli", "serve", "--db", str(path), "--port", str(port)],
@@ -187,6 +216,8 @@ def web_figures(path: Path, cases: list[tuple[str, str]], requests: int) -> None
             print(f"{name:44} {statistics.median(times):10.1f} {percentile_99(times):9.1f} {len(body):9d}"
                   f"   (first request {first:.0f} ms)")
         conn.close()
+        for clients in (1, 8):
+            concurrent_figure(port, [url for _, url in cases], clients, 10.0)
     finally:
         server.terminate()
         server.wait(10)
@@ -265,6 +296,7 @@ def main() -> None:
     parser.add_argument("--keep", type=Path, default=None, help="build the league here and keep it")
     parser.add_argument("--reuse", action="store_true", help="measure the league already at --keep")
     parser.add_argument("--writer-only", action="store_true", help="only the writer and size figures")
+    parser.add_argument("--web-only", action="store_true", help="only the web figures (with --reuse)")
     args = parser.parse_args()
     league = League()
     with tempfile.TemporaryDirectory(prefix="arena-league-") as scratch:
@@ -300,7 +332,10 @@ def main() -> None:
                            ("head-to-head page", "/games/yahtzee/yahtzee/h2h"),
                            (f"/matches?before={half} (half-way down)", f"/matches?before={half}"),
                            (f"/matches?bot={bot}&before={half}", f"/matches?bot={bot}&before={half}"),
-                           ("/matches?faults=yes", "/matches?faults=yes")], args.requests)
+                           ("/matches?faults=yes", "/matches?faults=yes"),
+                           ("a tournament's page /tournaments/1", "/tournaments/1")], args.requests)
+        if args.web_only:
+            return
         rating_figures(path, total)
         for batch in (1, 50, BATCH):
             writer_figure(league, folder, args.writer_matches, batch)
