@@ -270,10 +270,13 @@ def rating_history(db: Database, game: str, variant: str, bot_id: int, plan: Rat
     (read newest first through the index by bot, so the cost does not grow with the league)."""
     points: list[tuple[int, float, float]] = []
     if plan.after:
+        # The game of each history point is checked in the small matches_by_game index, not in
+        # the matches table, whose rows hold the records (a page read per point otherwise).
         points = [(row[0], row[1], row[2]) for row in db.conn.execute(
-            "SELECT h.match_id, h.mu, h.sigma FROM rating_history h JOIN matches m ON m.id = h.match_id"
-            " WHERE h.bot_id = ? AND m.game = ? AND m.variant = ? AND m.id <= ? ORDER BY h.match_id DESC"
-            + ("" if limit is None else f" LIMIT {int(limit)}"), (bot_id, game, variant, plan.after))]
+            "SELECT h.match_id, h.mu, h.sigma FROM rating_history h WHERE h.bot_id = ? AND h.match_id <= ?"
+            " AND EXISTS (SELECT 1 FROM matches m INDEXED BY matches_by_game WHERE m.game = ? AND m.variant = ?"
+            " AND m.status = 'done' AND m.id = h.match_id) ORDER BY h.match_id DESC"
+            + ("" if limit is None else f" LIMIT {int(limit)}"), (bot_id, plan.after, game, variant))]
         points.reverse()
     points += [(u.match_id, u.ratings[bot_id].mu, u.ratings[bot_id].sigma) for u in plan.history
                if bot_id in u.ratings]

@@ -20,7 +20,7 @@ STATUSES = ("pending", "done", "failed")
 PER_PAGE = 50
 COUNT_CAP = 10_000
 """A filtered match list counts at most this many rows; beyond, it says "more than"."""
-COUNT_SECONDS = 0.25
+COUNT_SECONDS = 0.05
 """A filter that matches rarely may have to read the whole league to count: the count stops
 after this long and the list says its total is unknown."""
 MAX_OFFSET = 10_000

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from arena import league_stats
-from arena.ratings import head_to_head, rating_table, update_ratings
+from arena.ratings import head_to_head, plan_ratings, rating_history, rating_table, update_ratings
 from arena.storage import SCHEMA_VERSION, Database, StorageError
 from arena.tournament import delete_tournament
 
@@ -129,6 +129,13 @@ def test_a_schema_2_league_is_migrated_with_every_match_record_and_rating_intact
         assert db.integrity_problems() == []
         assert_same_league(league_contents(db), expected)
         assert {game: head_to_head(db, *game) for game in db.game_variants()} == before_h2h
+        games = {int(k): (m["row"]["game"], m["row"]["variant"]) for k, m in expected["matches"].items()}
+        for game, variant in db.game_variants():  # a bot's history per game, read through the index by bot
+            plan = plan_ratings(db, game, variant)
+            for bot in {b for _, b, _, _ in expected["history"]}:
+                mine = [[m, bot, mu, sigma] for m, mu, sigma in rating_history(db, game, variant, bot, plan)]
+                assert mine == [h for h in expected["history"] if h[1] == bot and games[h[0]] == (game, variant)]
+                assert rating_history(db, game, variant, bot, plan, limit=2) == [(p[0], p[2], p[3]) for p in mine][-2:]
         assert_totals_match_the_matches(db)
         # the migrated file goes on as a league: a new result joins the totals and the ratings extend
         pending = db.matches(status="pending")[0]
