@@ -19,16 +19,17 @@ import click
 from rich.console import Console
 from rich.table import Table
 
-from arena.cli_common import (make_time_control, output_path_problem, parse_settings, print_match_log, print_result,
-                              print_seats, sandbox_options, save_record, time_control_options)
+from arena.cli_common import (forfeit_texts, make_time_control, output_path_problem, parse_settings,
+                              print_match_log, print_result, print_seats, sandbox_options, save_record,
+                              time_control_options)
 from arena.output import Column, emit, format_option
 from arena.storage import INTEGRITY_HINT
 from referee.bots import BotSpecError, resolve_bot
 from referee.games import game_class, game_names
-from referee.games.base import SettingsError
+from referee.games.base import SettingsError, player_count_text
 from referee.match import MatchConfig, run_match
 from referee.replay import replay
-from referee.result import FaultKind, MatchRecord
+from referee.result import MatchRecord
 from referee.sandbox import SandboxConfig
 
 console = Console(highlight=False, markup=False, emoji=False, soft_wrap=True)
@@ -108,7 +109,7 @@ def games(fmt: str) -> None:
     if fmt == "markdown":
         emit([Column("game"), Column("variants"), Column("players"), Column("settings")],
              [{"game": name, "variants": ", ".join(game_class(name).variants),
-               "players": f"{game_class(name).min_players}-{game_class(name).max_players}",
+               "players": player_count_text(game_class(name).min_players, game_class(name).max_players),
                "settings": ", ".join(f"{s.name}={s.default}" for s in game_class(name).settings_spec)}
               for name in game_names()], fmt, title="games")
         return
@@ -116,7 +117,7 @@ def games(fmt: str) -> None:
         cls = game_class(name)
         console.print(name, style="bold", end="")
         console.print(f": variants {', '.join(cls.variants)}; "
-                      f"{cls.min_players}-{cls.max_players} players (default {cls.default_players})")
+                      f"{player_count_text(cls.min_players, cls.max_players)} (default {cls.default_players})")
         for setting in cls.settings_spec:
             console.print(f"    --setting {setting.name}=  {setting.help} (default {setting.default})")
 
@@ -141,8 +142,9 @@ def play(game_name: str, variant: str | None, settings: tuple[str, ...], bots: t
     """Play one match and print who sat where, a line per hand (or round, or battle) and the
     result; -v prints every move, --format json|csv prints only the result, for programs.
 
-    A bot that does not become ready forfeits, as in a tournament: the match is played, its
-    record written and its result printed, and the command then exits 1 saying why."""
+    A bot that forfeits (it does not become ready, its process dies, or it faults
+    --max-faults times) ranks last, as in a tournament: the match is played, its record
+    written and its result printed, and the command then exits 1 saying who forfeited and why."""
     try:
         if log_out is not None and (problem := output_path_problem(log_out)) is not None:
             raise click.ClickException(f"--log-out {log_out}: {problem}")
@@ -180,11 +182,11 @@ def play(game_name: str, variant: str | None, settings: tuple[str, ...], bots: t
             console.print(f"match record written to {log_out}")
     else:
         emit([Column(key) for key in ("seat", "bot", "rank", "score", "faults", "forfeited")],
-             [{"seat": seat, "bot": record.players[seat], "rank": record.ranking[seat], "score": record.scores[seat],
-               "faults": sum(1 for fault in record.faults if fault.seat == seat), "forfeited": seat in record.forfeited}
+             [{"seat": seat, "bot": record.players[seat], "rank": record.ranking[seat] + 1,
+               "score": record.scores[seat], "faults": sum(1 for fault in record.faults if fault.seat == seat),
+               "forfeited": seat in record.forfeited}
               for seat in range(record.num_players)], fmt)
-    errors[:0] = [f"seat {fault.seat} forfeited at start-up: {fault.detail}"
-                  for fault in record.faults if fault.kind is FaultKind.STARTUP]
+    errors[:0] = forfeit_texts(record)
     if errors:
         raise click.ClickException("; ".join(errors))
 
@@ -204,8 +206,9 @@ def replay_command(record_file: Path) -> None:
     except RecursionError:
         raise click.ClickException(f"cannot replay {record_file}: its JSON is nested too deeply") from None
     if report.ok:
-        console.print(f"replay OK: {len(record.moves)} moves, result matches "
-                      f"(scores {', '.join(f'{s:g}' for s in record.scores)}; ranking {record.ranking})")
+        scores = ", ".join(f"{score:g}" for score in record.scores)
+        ranks = ", ".join(str(rank + 1) for rank in record.ranking)
+        console.print(f"replay OK: {len(record.moves)} moves, result matches (by seat: scores {scores}; ranks {ranks})")
         return
     for problem in report.problems:
         console.print(f"replay MISMATCH: {problem}")
@@ -289,11 +292,12 @@ def _register_tournament_commands() -> None:
 
 
 def _register_bot_author_commands() -> None:
-    """Starter kits and the .proto files live in :mod:`arena.cli_kits`."""
+    """Starter kits, the .proto files and the docs live in :mod:`arena.cli_kits`."""
     from arena import cli_kits
 
     main.add_command(cli_kits.new_bot, "new-bot")
     main.add_command(cli_kits.proto, "proto")
+    main.add_command(cli_kits.docs, "docs")
 
 
 def _register_web_commands() -> None:

@@ -13,9 +13,10 @@ import click
 from rich.console import Console
 from rich.table import Table
 
+from arena.cli_hints import arena_hint
 from referee.games.base import State
 from referee.match import TimeControl
-from referee.result import MatchRecord, MoveStatus
+from referee.result import FaultKind, MatchRecord, MoveStatus
 from referee.sandbox import Limits, SandboxConfig, SandboxError, SandboxMode
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -29,6 +30,16 @@ def check_output_path(path: Any, option: str) -> None:
     problem = output_path_problem(Path(path))
     if problem is not None:
         raise click.BadParameter(f"{path}: {problem}", param_hint=option)
+
+
+def check_database_path(path: Path) -> None:
+    """Refuse a database this command would write where it cannot, before any bot starts.
+
+    :raises click.BadParameter: naming ``--db`` and the reason (:func:`database_path_problem`).
+    """
+    problem = database_path_problem(Path(path))
+    if problem is not None:
+        raise click.BadParameter(f"{path}: {problem}", param_hint="--db")
 
 
 def parse_settings(pairs: Sequence[str]) -> dict[str, str]:
@@ -191,7 +202,25 @@ def print_match_log(console: Console, record: MatchRecord, *, verbose: bool) -> 
 
     replay(record, on_state)
     if reached < len(record.moves):
-        console.print(f"  (the record does not replay from move {reached}: `arena replay` says why)")
+        console.print(f"  (the record does not replay from move {reached}: `{arena_hint('replay')}` says why)")
+
+
+def forfeit_texts(record: MatchRecord) -> list[str]:
+    """One line per forfeited seat, saying why: ``arena play`` exits 1 with them (docs/cli.md)."""
+    texts = []
+    for seat in record.forfeited:
+        faults = [fault for fault in record.faults if fault.seat == seat]
+        last = faults[-1] if faults else None
+        if last is not None and last.kind is FaultKind.STARTUP:
+            why = f"at start-up: {last.detail}"
+        elif last is not None:
+            at = f"at move {last.decision}" if last.decision is not None else "during the match"
+            count = f" after {len(faults)} faults" if len(faults) > 1 else ""
+            why = f"{at}{count} (last: {last.kind.value}: {last.detail})"
+        else:
+            why = "during the match"
+        texts.append(f"seat {seat} ({record.players[seat]}) forfeited {why}")
+    return texts
 
 
 def print_faults(console: Console, record: MatchRecord) -> None:
@@ -207,12 +236,34 @@ def output_path_problem(path: Path) -> str | None:
         return "is a folder"
     if path.exists() or path.is_symlink():
         return None if os.access(path, os.W_OK) else "is not writable"
-    folder = path.parent
+    return folder_problem(path.parent)
+
+
+def folder_problem(folder: Path) -> str | None:
+    """Why no file can be created in ``folder``, or ``None``.
+
+    Tried for real (a file created and removed at once): permission bits do not tell for
+    root, read-only mounts or pseudo file systems such as ``/proc``.
+    """
     if not folder.is_dir():
         return f"folder {folder} does not exist"
-    if not os.access(folder, os.W_OK | os.X_OK):
-        return f"cannot create files in {folder}"
+    try:
+        with tempfile.NamedTemporaryFile(dir=folder, prefix=".arena-write-check-"):
+            pass
+    except OSError as error:
+        return f"cannot create files in {folder} ({error.strerror or error})"
     return None
+
+
+def database_path_problem(path: Path) -> str | None:
+    """Why ``path`` cannot be an arena database that this command writes, or ``None``: checked
+    before any bot starts.  SQLite writes its journal files beside the database, so its folder
+    must take new files even when the database exists."""
+    if path.is_dir():
+        return "is a folder"
+    if (path.exists() or path.is_symlink()) and not os.access(path, os.R_OK | os.W_OK):
+        return "is not writable"
+    return folder_problem(path.parent)
 
 
 def save_record(record: MatchRecord, path: Path) -> tuple[Path | None, str | None]:

@@ -1,11 +1,14 @@
-"""``arena new-bot`` and ``arena proto``: what a bot author needs from an installed arena."""
+"""``arena new-bot``, ``arena proto`` and ``arena docs``: what a bot author needs from an installed arena."""
 
 from __future__ import annotations
 
+import shlex
 from pathlib import Path
 
 import click
 
+from arena.cli_hints import arena_hint
+from arena.resources import doc_pages, docs_dir
 from arena.starter_kit import BUILD, LANGUAGES, StarterKitError, copy_proto_files, write_starter_kit
 from referee.games import game_names
 
@@ -35,10 +38,10 @@ def new_bot(folder_text: str, language: str, game: str | None, name: str | None)
     except OSError as error:
         raise click.ClickException(f"cannot write the bot to {folder}: {error.strerror or error}") from None
     click.echo(f"wrote a {language} bot to {folder} ({len(written)} files); next:")
-    click.echo(f"  cd {folder}")
-    if BUILD[language]:
-        click.echo(f"  {BUILD[language]}")
-    click.echo("  arena check-bot .        (README.md has the rest: debugging by address, ...)")
+    if BUILD[language]:  # in a subshell: the check-bot line works from here, where `./dev` is
+        click.echo(f"  (cd {shlex.quote(str(folder))} && {BUILD[language]})")
+    click.echo(f"  {arena_hint('check-bot', folder)}")
+    click.echo(f"{folder / 'README.md'} has the rest: debugging by address, playing a match, ...")
 
 
 @click.command("proto")
@@ -56,5 +59,33 @@ def proto(out_text: str) -> None:
         written = copy_proto_files(out)
     except OSError as error:
         raise click.ClickException(f"cannot write to {out}: {error.strerror or error}") from None
+    click.echo(f"wrote {len(written)} .proto files to {out}:")
     for path in written:
-        click.echo(str(path))
+        click.echo(f"  {path}")
+
+
+@click.command("docs")
+@click.argument("name", required=False)
+@click.option("--path", "show_path", is_flag=True,
+              help="Print the page's file name instead of its text (without NAME: the docs folder).")
+def docs(name: str | None, show_path: bool) -> None:
+    """Print a page of arena's documentation (Markdown), e.g. `arena docs protocol` or
+    `arena docs rules/jass`; without NAME, list the pages and where they are.
+
+    The pages ship with arena, so kits and .proto files that cite `docs/NAME.md` can be read
+    from a pip-installed arena too."""
+    pages = doc_pages()
+    if name is None and show_path:
+        click.echo(str(docs_dir()))
+        return
+    if name is None:
+        click.echo(f"arena's documentation, in {docs_dir()} (`arena docs NAME` prints a page):")
+        width = max(map(len, pages))
+        for page, path in pages.items():
+            title = path.read_text(encoding="utf-8").partition("\n")[0].lstrip("# ")
+            click.echo(f"  {page:<{width}}  {title}")
+        return
+    key = name.removeprefix("docs/").removesuffix(".md")
+    if key not in pages:
+        raise click.BadParameter(f"no page {name!r} (choose from {', '.join(pages)})", param_hint="NAME")
+    click.echo(str(pages[key]) if show_path else pages[key].read_text(encoding="utf-8"), nl=show_path)

@@ -8,6 +8,7 @@ print.  Every expected failure is a one-line ``Error: ...`` and exit status 1.
 from __future__ import annotations
 
 import dataclasses
+import json
 import os
 import random
 import statistics
@@ -15,6 +16,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -23,18 +25,21 @@ from rich import box
 from rich.table import Table
 
 from arena.check_bot import percentile
-from arena.cli_common import (check_output_path, executor_options, make_time_control, parse_settings, print_faults,
-                              print_match_log, print_result, sandbox_options, time_control_options)
+from arena.cli_common import (check_database_path, check_output_path, executor_options, make_time_control,
+                              parse_settings, print_faults, print_match_log, print_result, sandbox_options,
+                              time_control_options)
+from arena.cli_hints import arena_hint
 from arena.executors import ExecutorError
 from arena.output import Column, console, emit, format_option
 from arena.preflight import preflight
+from arena.progress import progress_display
 from arena.queries import BotLookupError, bot_labels, current_table, find_bot, h2h_matrix, players_text, rating_json
 from arena.ratings import RatingRow, plan_ratings
 from arena.resources import random_bot_copies, sample_bots_dir
-from arena.storage import DEFAULT_DB, Database, StorageError
-from arena.tournament import (RichProgress, RunSummary, TournamentError, TournamentSpec, abandon_tournament,
-                              create_tournament, delete_tournament, expand_bots, plan_tournament, run_tournament,
-                              spec_from_row)
+from arena.storage import DEFAULT_DB, BotRow, Database, StorageError
+from arena.tournament import (RunSummary, TournamentError, TournamentSpec, abandon_tournament,
+                              create_tournament, delete_tournament, entrant_specs, expand_bots, plan_tournament,
+                              run_tournament, spec_from_row)
 from referee.bots import BotSpec, resolve_bot
 from referee.games import game_class, game_names
 from referee.games.base import SettingsError
@@ -100,10 +105,11 @@ def _print_summary(db: Database, tid: int, summary: RunSummary) -> None:
     if summary.done:
         print_ratings(db, t.game, t.variant, "table")
     if summary.interrupted:
-        console.print(f"interrupted: resume with `arena tournament resume {tid} --db {db.path}`")
+        console.print(f"interrupted: resume with `{arena_hint('tournament', 'resume', tid, '--db', db.path)}`")
         sys.exit(130)
     if summary.failed:
-        raise click.ClickException(f"{summary.failed} match(es) failed; `arena tournament resume {tid}` retries them")
+        raise click.ClickException(f"{summary.failed} match(es) failed; "
+                                   f"`{arena_hint('tournament', 'resume', tid, '--db', db.path)}` retries them")
 
 
 @tournament.command("run")
@@ -113,7 +119,8 @@ def _print_summary(db: Database, tid: int, summary: RunSummary) -> None:
 @click.option("--bot", "bots", multiple=True, required=True, metavar="MANIFEST|FOLDER|ADDRESS",
               help="A bot: bot.toml, its folder, a folder of bot folders, or host:port. Repeatable.")
 @click.option("--rounds", type=click.IntRange(min=1), default=1, show_default=True,
-              help="Times the whole round-robin is played.")
+              help="Times the whole round-robin is played, each time with the tables' seat cycles changed "
+                   "(at most 1,000,000 matches in all).")
 @click.option("--workers", type=click.IntRange(min=1), default=lambda: min(4, os.cpu_count() or 1),
               show_default="CPU count, at most 4", help="Referee worker processes.")
 @click.option("--duplicate/--no-duplicate", default=None,
@@ -130,6 +137,9 @@ def _print_summary(db: Database, tid: int, summary: RunSummary) -> None:
               help="Run even if the pre-flight check finds bots that are not ready (they forfeit).")
 @click.option("--no-preflight", "skip_preflight", is_flag=True,
               help="Skip the pre-flight check (bots are then first started by the matches).")
+@click.option("--dev", is_flag=True,
+              help="Development mode: a bot whose files changed since its name@version was registered is "
+                   "entered as name@version+devN (a rating row of its own) instead of refused.")
 @time_control_options
 @sandbox_options
 @executor_options
@@ -137,14 +147,16 @@ def _print_summary(db: Database, tid: int, summary: RunSummary) -> None:
 @db_option
 def run_command(game: str, variant: str | None, settings: tuple[str, ...], bots: tuple[str, ...], rounds: int,
                 workers: int, duplicate: bool | None, table_size: int | None, seed: int | None, name: str,
-                keep_alive: bool, max_tables: int, allow_broken: bool, skip_preflight: bool, move_timeout: float,
+                keep_alive: bool, max_tables: int, allow_broken: bool, skip_preflight: bool, dev: bool,
+                move_timeout: float,
                 time_bank: float, max_faults: int, startup_timeout: float, sandbox: SandboxConfig,
                 executor_factory: Callable[..., Any] | None, quiet: bool, db_path: Path) -> None:
     """Schedule a round-robin tournament and play it.
 
     Before anything is stored, a pre-flight check starts every bot once: it must serve,
     identify itself and claim the game; otherwise the run is refused (see --allow-broken).
-    Bots given by address are entered under the name and version they report.
+    Bots given by address are entered under the name and version they report, and share
+    the rating row of that name and version (see docs/tournaments.md, "Bots and versions").
 
     Two-player games: every pair, both seat orders. Free-for-all games: tables of
     --table-size with every seat rotation. Team games: every partnership, both sides. The
@@ -152,6 +164,7 @@ def run_command(game: str, variant: str | None, settings: tuple[str, ...], bots:
     `arena tournament resume ID` plays what is left, with the same sandbox and limits.
     """
     _check_game(game, variant)
+    check_database_path(db_path)
     try:
         specs, skipped = expand_bots(bots, game)
         for line in skipped:
@@ -160,7 +173,7 @@ def run_command(game: str, variant: str | None, settings: tuple[str, ...], bots:
         spec = TournamentSpec(game=game, bots=tuple(specs), variant=variant, settings=parse_settings(settings),
                               rounds=rounds, duplicate=duplicate, table_size=table_size, seed=seed,
                               time_control=make_time_control(move_timeout, time_bank, max_faults, startup_timeout),
-                              name=name, max_tables=max_tables, keep_alive=keep_alive, sandbox=sandbox)
+                              name=name, max_tables=max_tables, keep_alive=keep_alive, sandbox=sandbox, dev=dev)
         plan = plan_tournament(spec)  # everything is checked before the database file is touched
         if not skip_preflight:
             spec = dataclasses.replace(spec, bots=tuple(_preflight(spec, allow_broken)))
@@ -168,16 +181,33 @@ def run_command(game: str, variant: str | None, settings: tuple[str, ...], bots:
         with open_db(db_path, create=True) as db:
             tid = create_tournament(db, plan)
             t = db.tournament(tid)
+            for entered, row in zip(plan.spec.bots, db.tournament_bots(tid)):
+                if row.version != entered.version:
+                    console.print(f"bot {entered.label} changed since it was registered: entered as development "
+                                  f"revision {row.label}")
+                elif entered.address is not None and row.manifest and not _folder_unchanged(row):
+                    console.print(f"warning: bot {row.label} at {entered.address} is entered as the registered "
+                                  f"{row.label}, whose folder has changed since ({row.manifest}); if the bot "
+                                  f"you run is the changed one, enter its folder with --dev or a new version")
             total = sum(db.match_counts(tid).values())
             console.print(f"tournament {tid}: {t.game} ({t.variant}), {len(specs)} bots, {t.options['format']}, "
                           f"duplicate deals {'on' if t.duplicate else 'off'}, seed {t.seed}: {total} matches "
                           f"on {min(workers, total)} worker(s); database {db_path}")
             summary = run_tournament(db, tid, workers=workers, keep_alive=keep_alive,
-                                     progress=None if quiet else RichProgress(f"{t.game} ({t.variant})"),
+                                     progress=None if quiet else progress_display(f"{t.game} ({t.variant})"),
                                      executor_factory=executor_factory)
             _print_summary(db, tid, summary)
     except _EXPECTED as error:
         raise click.ClickException(str(error)) from None
+
+
+def _folder_unchanged(row: BotRow) -> bool:
+    """Whether a registered manifest bot's folder still holds its registered files."""
+    try:
+        spec_from_row(row)
+    except TournamentError:
+        return False
+    return True
 
 
 def _preflight(spec: TournamentSpec, allow_broken: bool) -> list[BotSpec]:
@@ -212,17 +242,17 @@ def _preflight(spec: TournamentSpec, allow_broken: bool) -> list[BotSpec]:
 def resume_command(tournament_id: int, workers: int, keep_alive: bool | None,
                    executor_factory: Callable[..., Any] | None, quiet: bool, db_path: Path) -> None:
     """Play the matches of tournament TOURNAMENT_ID that are not done (pending or failed)."""
+    check_database_path(db_path)
     db = open_db(db_path)
     try:
         t = db.tournament(tournament_id)
-        for row in db.tournament_bots(tournament_id):
-            spec_from_row(row)  # a vanished or changed bot is an error before anything starts
+        entrant_specs(db, t)  # a vanished or changed bot is an error before anything starts
         counts = db.match_counts(tournament_id)
         left = counts["pending"] + counts["failed"]
         console.print(f"tournament {tournament_id}: {counts['done']} of {sum(counts.values())} matches done, "
                       f"{left} to play")
         summary = run_tournament(db, tournament_id, workers=workers, keep_alive=keep_alive,
-                                 progress=None if quiet or not left else RichProgress(f"{t.game} ({t.variant})"),
+                                 progress=None if quiet or not left else progress_display(f"{t.game} ({t.variant})"),
                                  executor_factory=executor_factory)
         _print_summary(db, tournament_id, summary)
     except _EXPECTED as error:
@@ -297,8 +327,8 @@ TOURNAMENT_COLUMNS_DATA = [Column("pending"), Column("finished")]
 
 
 def _iso(stamp: float | None) -> str | None:
-    """A stored time as local ISO 8601 to the second, or ``None``."""
-    return None if stamp is None else time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime(stamp))
+    """A stored time as ISO 8601 in local time with its UTC offset, to the second, or ``None``."""
+    return None if stamp is None else datetime.fromtimestamp(stamp).astimezone().isoformat(timespec="seconds")
 
 
 # --- ratings and results ---------------------------------------------------------------------------------------------
@@ -361,17 +391,30 @@ def h2h(game: str, variant: str | None, fmt: str, db_path: Path) -> None:
     emit(columns, rows, fmt, title=f"{game} ({variant}) head to head: mean result (matches)")
 
 
+MATCHES_PAGE = 50
+"""``arena matches`` lists this many at a time unless told otherwise."""
+
+
 @click.command()
 @click.option("--tournament", "tournament_id", type=int, default=None, help="Only this tournament.")
 @click.option("--game", default=None, help="Only this game.")
 @click.option("--bot", "bot_name", default=None, help="Only matches of this bot (name or name@version).")
 @click.option("--status", type=click.Choice(["pending", "done", "failed"]), default=None, help="Only this status.")
-@click.option("--limit", type=click.IntRange(min=1), default=50, show_default=True, help="Newest N matches.")
+@click.option("--faults", "with_faults", is_flag=True, help="Only matches where some bot faulted.")
+@click.option("--limit", type=click.IntRange(min=1), default=MATCHES_PAGE, show_default=True,
+              help="At most this many matches, newest first (the output says how many there are in all).")
+@click.option("--all", "show_all", is_flag=True, help="Every match: no --limit.")
+@click.option("--after", "after_id", type=click.IntRange(min=1), default=None, metavar="ID",
+              help="The next page: the matches listed after match ID (older ones), as the previous page says.")
 @format_option
 @db_option
-def matches(tournament_id: int | None, game: str | None, bot_name: str | None, status: str | None, limit: int,
-            fmt: str, db_path: Path) -> None:
-    """List matches, newest first: players by seat with their rank, scores and how it ended."""
+def matches(tournament_id: int | None, game: str | None, bot_name: str | None, status: str | None,
+            with_faults: bool, limit: int, show_all: bool, after_id: int | None, fmt: str, db_path: Path) -> None:
+    """List matches, newest first: players by seat with their rank, scores and how it ended.
+
+    Shows --limit matches at a time and says how many there are; --after continues where a
+    page stopped (it names the ID), --all lists every one.
+    """
     if game is not None:
         _check_game(game, None)
     with open_db(db_path, readonly=True) as db:
@@ -386,39 +429,82 @@ def matches(tournament_id: int | None, game: str | None, bot_name: str | None, s
                 bot_id = find_bot(db, bot_name).id
             except BotLookupError as error:
                 raise click.ClickException(str(error)) from None
-        found_matches = db.matches(tournament_id=tournament_id, game=game, bot_id=bot_id, status=status, limit=limit,
-                                   newest_first=True)
+        where: dict[str, Any] = {"tournament_id": tournament_id, "game": game, "bot_id": bot_id, "status": status,
+                                 "faults": True if with_faults else None}
+        total = db.count_matches(**where)
+        left = db.count_matches(**where, before_id=after_id) if after_id is not None else total
+        found_matches = db.matches(**where, before_id=after_id, limit=None if show_all else limit, newest_first=True)
         labels = bot_labels(db)
+    page = MatchPage(total=total, skipped=total - left, shown=len(found_matches),
+                     next_after=found_matches[-1].id if len(found_matches) < left else None)
     rows = [{"id": m.id, "tournament": m.tournament_id, "game": m.game, "variant": m.variant, "seed": m.seed,
-             "players": [labels[b] for b in m.bot_ids], "ranking": list(m.ranking) if m.ranking else None,
+             "round": m.round + 1, "players": [labels[b] for b in m.bot_ids],
+             "ranking": [rank + 1 for rank in m.ranking] if m.ranking else None,
              "scores": list(m.scores) if m.scores else None, "forfeited": list(m.forfeited or ()),
-             "faults": sum(m.faults) if m.faults else 0, "status": m.status, "reason": m.reason or ""}
+             "faults": sum(m.faults) if m.faults else 0, "status": m.status, "reason": m.reason or "",
+             "finished": _iso(m.finished_at)}
             for m in found_matches]
+    filters = [("--tournament", tournament_id), ("--game", game), ("--bot", bot_name), ("--status", status)]
+    options = [word for name, value in filters if value is not None for word in (name, value)]
+    options += ["--faults"] if with_faults else []
+    next_hint = None if page.next_after is None else arena_hint(
+        "matches", *options, *(["--limit", limit] if limit != MATCHES_PAGE else []), "--after", page.next_after,
+        *(["--format", fmt] if fmt != "table" else []), "--db", db_path)
+    if fmt == "json":
+        click.echo(json.dumps({"total": page.total, "shown": page.shown, "truncated": page.next_after is not None,
+                               "next_after": page.next_after,
+                               "matches": [{column.key: row[column.key] for column in MATCH_COLUMNS_DATA}
+                                           for row in rows]}, indent=1))
+        return
     if fmt == "csv":  # one value per cell: a row per seat
         seat_rows = [{"match": row["id"], "tournament": row["tournament"], "game": row["game"],
-                      "variant": row["variant"], "seed": row["seed"], "seat": seat, "bot": bot,
+                      "variant": row["variant"], "seed": row["seed"], "round": row["round"], "seat": seat, "bot": bot,
                       "rank": row["ranking"][seat] if row["ranking"] else None,
                       "score": row["scores"][seat] if row["scores"] else None,
-                      "forfeited": seat in row["forfeited"], "status": row["status"], "reason": row["reason"]}
+                      "forfeited": seat in row["forfeited"], "status": row["status"], "reason": row["reason"],
+                      "finished": row["finished"]}
                      for row in rows for seat, bot in enumerate(row["players"])]
-        emit([Column(key) for key in ("match", "tournament", "game", "variant", "seed", "seat", "bot", "rank", "score",
-                                      "forfeited", "status", "reason")], seat_rows, fmt)
+        emit([Column(key) for key in ("match", "tournament", "game", "variant", "seed", "round", "seat", "bot", "rank",
+                                      "score", "forfeited", "status", "reason", "finished")], seat_rows, fmt)
+        if page.next_after is not None or page.skipped:
+            click.echo(page.text() + (f"; next: {next_hint}" if next_hint else ""), err=True)
         return
-    if fmt in ("table", "markdown"):
-        for row, match in zip(rows, found_matches):
-            row["players"] = players_text(match, labels)
-            row["game"] = f"{row['game']}/{row['variant']}"
-    wanted = ", ".join(f"{name} {value}" for name, value in (("tournament", tournament_id), ("game", game),
-                                                               ("bot", bot_name), ("status", status))
-                       if value is not None)
-    emit(MATCH_COLUMNS if fmt != "json" else MATCH_COLUMNS_DATA, rows, fmt, title="matches",
-         empty=f"no matches{' with ' + wanted if wanted else ''} in {db_path}")
+    for row, match in zip(rows, found_matches):
+        row["players"] = players_text(match, labels)
+        row["game"] = f"{row['game']}/{row['variant']}"
+    wanted = ", ".join(f"{name.lstrip('-')} {value}" for name, value in filters if value is not None)
+    wanted += (", " if wanted else "") + "faults" if with_faults else ""
+    emit(MATCH_COLUMNS, rows, fmt, title="matches",
+         empty=f"no matches{' with ' + wanted if wanted else ''}{' after match ' + str(after_id) if after_id else ''}"
+               f" in {db_path}")
+    if rows and (page.next_after is not None or page.skipped):
+        console.print(page.text() + (f"; next: `{next_hint}`" if next_hint else ""))
 
 
-MATCH_COLUMNS = [Column("id"), Column("tournament"), Column("game"), Column("seed"), Column("players"),
-                 Column("status"), Column("scores", digits=0), Column("reason")]
-MATCH_COLUMNS_DATA = [Column(key) for key in ("id", "tournament", "game", "variant", "seed", "players", "ranking",
-                                              "scores", "forfeited", "faults", "status", "reason")]
+@dataclasses.dataclass(frozen=True)
+class MatchPage:
+    """Where a page of ``arena matches`` sits in the whole listing."""
+
+    total: int
+    """Matches with these filters, all pages together."""
+    skipped: int
+    """Newer matches on the pages before this one (``--after``)."""
+    shown: int
+    next_after: int | None
+    """The ``--after`` of the next page, ``None`` on the last one."""
+
+    def text(self) -> str:
+        """``50 of 60 matches`` on the first page, ``matches 51 to 60 of 60`` on the next."""
+        if not self.skipped:
+            return f"{self.shown} of {self.total} matches"
+        return f"matches {self.skipped + 1} to {self.skipped + self.shown} of {self.total}"
+
+
+MATCH_COLUMNS = [Column("id"), Column("tournament"), Column("game"), Column("round"), Column("seed"),
+                 Column("players"), Column("status"), Column("scores", digits=0), Column("reason")]
+MATCH_COLUMNS_DATA = [Column(key) for key in ("id", "tournament", "game", "variant", "seed", "round", "players",
+                                              "ranking", "scores", "forfeited", "faults", "status", "reason",
+                                              "finished")]
 
 
 @click.command()
@@ -504,6 +590,8 @@ def demo(db_path: Path | None, rounds: int, workers: int, seed: int, serve_port:
     """
     if not SAMPLE_BOTS.is_dir():
         raise click.ClickException(f"no sample bots at {SAMPLE_BOTS} (arena is installed incompletely)")
+    if db_path is not None:
+        check_database_path(db_path)
     started = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="arena-demo-") as folder:
         path = db_path or Path(folder) / "demo.db"
@@ -522,7 +610,7 @@ def demo(db_path: Path | None, rounds: int, workers: int, seed: int, serve_port:
                     console.print()
                     console.print(game, style="bold", end="")
                     console.print(f": {', '.join(s.label for s in specs)}; {total} matches")
-                    summary = run_tournament(db, tid, workers=workers, progress=RichProgress(game))
+                    summary = run_tournament(db, tid, workers=workers, progress=progress_display(game))
                     if summary.interrupted:
                         console.print("interrupted")
                         sys.exit(130)
@@ -534,11 +622,11 @@ def demo(db_path: Path | None, rounds: int, workers: int, seed: int, serve_port:
             raise click.ClickException(str(error)) from None
         console.print(f"\ndemo finished in {time.monotonic() - started:.1f} s")
         if serve_port is not None:
-            from arena.web.server import serve
+            from arena.web.server import ListenError, serve
 
             try:
                 serve(path, port=serve_port, announce=console.print)
-            except StorageError as error:
+            except (StorageError, ListenError) as error:
                 raise click.ClickException(str(error)) from None
     console.print(f"results kept in {db_path}" if db_path else "temporary database removed")
 
@@ -570,7 +658,7 @@ def db_check(db_path: Path) -> None:
         shown = "; ".join(" ".join(p.split()) for p in problems[:5])
         raise click.ClickException(f"{db_path} is damaged (schema {version}): {shown}"
                                    + (f" (and {len(problems) - 5} more)" if len(problems) > 5 else "")
-                                   + "; restore a backup (`arena db backup` makes one)")
+                                   + f"; restore a backup (`{arena_hint('db', 'backup')}` makes one)")
     console.print(f"{db_path}: ok, arena database schema {version}, {tournaments} tournament(s)")
 
 

@@ -21,9 +21,10 @@ def serve(host: str, port: int, db_path: Path) -> None:
     Opens the file read-only (it can be served while a tournament writes to it); see
     docs/web.md for the pages and the JSON API.
     """
+    from arena.web.server import ListenError
     from arena.web.server import serve as run_server
 
     try:
         run_server(db_path, host=host, port=port, announce=click.echo)
-    except StorageError as error:
+    except (StorageError, ListenError) as error:
         raise click.ClickException(str(error)) from None

@@ -5,7 +5,8 @@ A command builds its rows once, as dictionaries of typed values keyed in snake_c
 
 * ``json``: a list of objects, numbers as numbers, lists as lists (docs/cli.md documents
   each command's shape);
-* ``csv``: one row per object, one value per cell (a list value is written as a JSON list);
+* ``csv``: one row per object, one value per cell (a list value is written as a JSON list,
+  a boolean as ``true``/``false`` like JSON's, not Python's ``True``);
 * ``table`` (rich) and ``markdown``: the columns' human headers, floats rounded, text
   columns left-aligned and numbers right-aligned.
 
@@ -69,6 +70,11 @@ def _cell(value: Any, digits: int) -> str:
     return clean(value)
 
 
+def _csv_cell(value: Any) -> Any:
+    """Lists, objects and booleans as JSON writes them; anything else as it is."""
+    return json.dumps(value) if isinstance(value, (list, tuple, dict, bool)) else value
+
+
 def _is_number(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
@@ -89,7 +95,7 @@ def emit(columns: Sequence[Column], rows: Sequence[dict[str, Any]], fmt: str, *,
         writer = csv.writer(out, lineterminator="\n")
         writer.writerow(keys)
         for row in rows:
-            writer.writerow([json.dumps(row[k]) if isinstance(row[k], (list, tuple, dict)) else row[k] for k in keys])
+            writer.writerow([_csv_cell(row[key]) for key in keys])
         click.echo(out.getvalue(), nl=False)
         return
     if not rows and empty:

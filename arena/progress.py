@@ -1,4 +1,5 @@
-"""The tournament progress display: a rich bar, or nothing but notes on stderr.
+"""The tournament progress display on stderr: a rich bar on a terminal, plain lines
+elsewhere (a log file, a CI job: a redrawn bar would wrap into a mess), or nothing but notes.
 
 The rate shown is :class:`RunRate`'s: matches played *in this run* over the wall time since
 the run started, the same figure the closing summary prints.  (rich's own speed is a
@@ -90,6 +91,52 @@ class NoProgress:
 
     def stop(self) -> None:
         pass
+
+
+class PlainProgress:
+    """One line per ``interval`` seconds at most, and at the start and the end: ``label:
+    12/40 · 0 faults · 5.8/min · ETA 4:50``, for a stderr that is not a terminal.
+
+    :param clock: seconds, monotonic (a parameter so tests can drive it).
+    """
+
+    def __init__(self, label: str, *, interval: float = 10.0, file: Any = None,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.label = label
+        self.interval = interval
+        self.file = file
+        self.clock = clock
+        self.rate: RunRate | None = None
+        self.shown_at = 0.0
+        self.shown_played = 0
+        """This run's matches at the last line: the closing line is printed only if it says more."""
+
+    def _line(self) -> None:
+        assert self.rate is not None
+        self.shown_at, self.shown_played = self.clock(), self.rate.played
+        print(f"{self.label}: {self.rate.text()}", file=self.file or sys.stderr, flush=True)
+
+    def start(self, total: int, done: int) -> None:
+        self.rate = RunRate(total, done, self.clock)
+        self._line()
+
+    def advance(self, ok: bool, faults: int = 0) -> None:
+        assert self.rate is not None
+        self.rate.record(ok, faults)
+        if self.clock() - self.shown_at >= self.interval:
+            self._line()
+
+    def note(self, text: str) -> None:
+        print(text, file=self.file or sys.stderr, flush=True)
+
+    def stop(self) -> None:
+        if self.rate is not None and self.rate.played != self.shown_played:
+            self._line()
+
+
+def progress_display(label: str) -> Progress:
+    """A bar when stderr is a terminal, plain lines otherwise."""
+    return RichProgress(label) if sys.stderr.isatty() else PlainProgress(label)
 
 
 class RichProgress:

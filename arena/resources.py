@@ -1,7 +1,7 @@
-"""Where arena's shipped files are: the sample bots and the protocol's .proto files.
+"""Where arena's shipped files are: the sample bots, the protocol's .proto files and the docs.
 
-pyproject.toml maps the repository's ``sample_bots/`` and ``proto/`` folders into the
-package as ``arena.sample_bots`` and ``arena.proto``, so the same lookup finds them in a
+pyproject.toml maps the repository's ``sample_bots/``, ``proto/`` and ``docs/`` folders into
+the package as ``arena.sample_bots``, ``arena.proto`` and ``arena.docs``, so the same lookup finds them in a
 checkout (an editable install points there) and in a wheel (they sit inside
 ``site-packages/arena``). Both keep their relative layout, so the Node.js and C++ SDKs'
 ``../../proto`` still reaches the protocol.
@@ -32,6 +32,18 @@ def sample_bots_dir() -> Path:
 def proto_dir() -> Path:
     """The proto root: ``arena/v1/*.proto`` below it."""
     return _folder("arena.proto")
+
+
+def docs_dir() -> Path:
+    """The documentation: ``protocol.md``, ``rules/jass.md``, ..."""
+    return _folder("arena.docs")
+
+
+def doc_pages() -> dict[str, Path]:
+    """Every documentation page by name, its path below the docs folder without ``.md``
+    (``protocol``, ``rules/jass``): the names ``arena docs`` takes."""
+    root = docs_dir()
+    return dict(sorted((path.relative_to(root).with_suffix("").as_posix(), path) for path in root.rglob("*.md")))
 
 
 def proto_files() -> dict[Path, Path]:

@@ -4,7 +4,7 @@ Three formats cover every game, chosen from the engine's metadata by :func:`form
 
 * **two-seat** (Gin Rummy): every pair of bots, both seat orders, ``rounds`` times.
 * **free-for-all** with tables of ``k`` seats (Yahtzee, Yams, Yaniv, Yoninkan): with exactly
-  ``k`` bots, each round seats all of them once per rotation of the seat order; with more,
+  ``k`` bots, one table per round, played once per rotation of its seat order; with more,
   every ``k``-subset is a table, or, when there are more subsets than ``max_tables``, a
   union of cyclic orbits of subsets that still gives every pair of bots the same number of
   meetings and every bot the same number of tables.
@@ -13,17 +13,53 @@ Three formats cover every game, chosen from the engine's metadata by :func:`form
   on which side.  With fewer bots than seats (2 or 3 for Jass), every pair of bots meets
   with each bot taking all the seats of its team (it partners itself), on both sides.
 
+**Who sits directly before whom.**  Seat ``s`` plays directly before seat ``s + 1`` (the last
+before seat 0): in Yaniv a player draws from the discards of the player before.  The
+rotations of one seat order all keep the same cyclic order, so a free-for-all table gives
+the same neighbours in all its matches; the cyclic order therefore changes from round to
+round, following a *design* (:func:`cycle_design`): ``P`` cyclic orders of ``k`` seats in
+which every ordered pair of seats is adjacent equally often (``lambda`` times).  For every
+``k`` but 4 and 6 it has ``P = k - 1`` orders and ``lambda = 1`` (a decomposition of the
+complete directed graph into Hamiltonian cycles: Walecki's for odd ``k``, found by a small
+exact search for even ``k``, which succeeds within its budget up to 18 seats; no game seats
+more than 8); for 4 and 6 none exists (Tillson, 1980), and the design has ``P = 2(k - 1)``
+orders with ``lambda = 2`` (zig-zag cycles in both directions), as for even tables of 20
+seats or more.  Counting
+``before(a, b)``, the matches in which bot ``a`` sits directly before bot ``b``:
+
+* **exactly k bots**: after every multiple of ``P`` rounds, ``before(a, b)`` is the same for
+  every ordered pair (``k * lambda`` per period).  After any other number of rounds the
+  counts differ by at most one table (``k`` matches), except at 4 and 6 seats after
+  ``k - 1`` rounds (mod ``P``), where they differ by two tables: one table apart would
+  need the design that does not exist.
+* **more bots than seats**: each table follows its own copy of the design (its seats given
+  to its bots in a seeded random order) and uses every order of it once per period, so
+  after every multiple of ``P`` rounds ``before(a, b) = k * lambda * meetings(a, b)``, the
+  same for every ordered pair since the tables are pair-balanced.  Within a period each
+  table takes the unused order whose neighbour pairs have been counted least so far (a
+  greedy, not a guarantee: the counts drift apart by a few tables before evening out).
+* **teams** (partners opposite, as in Jass): a bot's neighbours are always opponents, and the
+  two sides of a deal reverse the cyclic order, so each deal puts every bot once directly
+  before each of its two opponents and once after: ``before(a, b)`` is the same for every
+  ordered pair after every round (and ``0`` for partners of a split, never neighbours).
+* **two seats**: every ordered pair, every round.
+
 **Duplicate deals.**  With ``duplicate=True`` a table draws one seed and plays it once per
 seat rotation, so every bot is dealt every hand (or rolls every dice sequence) of that deal;
 the luck of the deal cancels out of the comparison.  Without it, every match has its own
-seed.
+seed.  Changing the cyclic order between rounds keeps this: a deal is still one cyclic
+order, played in all its rotations.
+
+**Size limit.**  :func:`schedule` refuses, before building anything, a tournament of more
+than :data:`MAX_MATCHES` matches (every one is stored as a row before play starts).
 
 Everything here is a pure function of the bot ids, the options and a seed: no engine, no
-database, so the formats are tested on their own.
+database, so the formats are tested on their own, and a stored tournament's schedule can
+be recomputed from its seed.
 """
-
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import random
@@ -32,12 +68,23 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
+from referee.games.base import player_count_text
+
 BotId = TypeVar("BotId", bound=Hashable)
 
 MAX_TABLES_DEFAULT = 2000
 """Above this many ``k``-subsets per round, a pair-balanced sample replaces the full set."""
 
 SEED_LIMIT = 2**31
+
+MAX_MATCHES = 1_000_000
+"""The most matches one tournament may schedule.  Each is a database row written before play
+starts (a few hundred bytes with its seats); a million take about a minute to store and a few
+hundred MB, and more than a laptop plays in weeks."""
+
+DESIGN_SEARCH_NODES = 200_000
+"""Work allowed to the exact search for an even table size's design (12 seats take 8,546
+steps, 18 seats 132,878); beyond it, the two-fold design is used."""
 
 
 class ScheduleError(ValueError):
@@ -103,22 +150,29 @@ def format_for(*, min_players: int, max_players: int, teams: tuple[tuple[int, ..
         return Format("two_seat", 2)
     size = table_size if table_size is not None else max(min_players, min(num_bots, max_players))
     if not min_players <= size <= max_players:
-        raise ScheduleError(f"table size {size} is outside the game's {min_players}..{max_players} players")
+        raise ScheduleError(f"table size {size} is outside what the game seats "
+                            f"({player_count_text(min_players, max_players)})")
     if num_bots < size:
         raise ScheduleError(f"tables of {size} need at least {size} bots, got {num_bots}")
     return Format("free_for_all", size)
 
 
 def schedule(fmt: Format, bots: Sequence[BotId], *, rounds: int = 1, duplicate: bool = True, seed: int = 0,
-             max_tables: int = MAX_TABLES_DEFAULT) -> list[Pairing[BotId]]:
+             max_tables: int = MAX_TABLES_DEFAULT, max_matches: int = MAX_MATCHES) -> list[Pairing[BotId]]:
     """The full schedule of a round-robin in format ``fmt``, in play order (round by round).
 
-    :raises ScheduleError: on duplicate bot ids, ``rounds < 1`` or an impossible format.
+    :raises ScheduleError: on duplicate bot ids, ``rounds < 1``, an impossible format, or more
+        than ``max_matches`` matches (refused before any of them is built).
     """
     if len(set(bots)) != len(bots):
         raise ScheduleError("the same bot is entered twice")
     if rounds < 1:
         raise ScheduleError(f"rounds must be at least 1, got {rounds}")
+    per_round = matches_per_round(fmt, len(bots), max_tables=max_tables, seed=seed)
+    if per_round * rounds > max_matches:
+        raise ScheduleError(f"{rounds:,} round(s) of {per_round:,} matches would schedule {per_round * rounds:,} "
+                            f"matches; a tournament holds at most {max_matches:,} (at most "
+                            f"{max(1, max_matches // per_round):,} round(s) here)")
     if fmt.kind == "two_seat":
         return two_seat(bots, rounds=rounds, duplicate=duplicate, seed=seed)
     if fmt.kind == "free_for_all":
@@ -130,12 +184,36 @@ def schedule(fmt: Format, bots: Sequence[BotId], *, rounds: int = 1, duplicate: 
     raise ScheduleError(f"unknown format {fmt.kind!r}")
 
 
-def _expand(tables: Sequence[Sequence[Sequence[BotId]]], *, rounds: int, duplicate: bool,
+def matches_per_round(fmt: Format, num_bots: int, *, max_tables: int = MAX_TABLES_DEFAULT, seed: int = 0) -> int:
+    """How many matches one round of ``fmt`` has, counted without listing them.
+
+    :raises ScheduleError: as :func:`balanced_subsets`.
+    """
+    if fmt.kind == "two_seat":
+        return num_bots * (num_bots - 1)
+    if fmt.kind == "teams":
+        assert fmt.teams is not None
+        sides = len(fmt.teams)
+        if num_bots < fmt.table_size:
+            return _table_count(num_bots, sides, max_tables, seed) * sides
+        splits = len(partitions(range(fmt.table_size), fmt.table_size // sides))
+        return _table_count(num_bots, fmt.table_size, max_tables, seed) * splits * sides
+    return _table_count(num_bots, fmt.table_size, max_tables, seed) * fmt.table_size
+
+
+def _table_count(n: int, k: int, max_tables: int, seed: int) -> int:
+    """``len(balanced_subsets(n, k, ...))``, without listing all ``C(n, k)`` subsets."""
+    if 1 <= k <= n and math.comb(n, k) <= max_tables:
+        return math.comb(n, k)
+    return len(balanced_subsets(n, k, max_tables=max_tables, seed=seed))
+
+
+def _expand(rounds: Sequence[Sequence[Sequence[Sequence[BotId]]]], *, duplicate: bool,
             rng: random.Random) -> list[Pairing[BotId]]:
-    """Turn, per round, a list of tables (each a list of seatings) into pairings with seeds."""
+    """Turn each round's tables (each a list of seatings) into pairings with seeds."""
     out: list[Pairing[BotId]] = []
     deal = 0
-    for round_ in range(rounds):
+    for round_, tables in enumerate(rounds):
         for seatings in tables:
             table_seed = rng.randrange(SEED_LIMIT)
             for rotation, seats in enumerate(seatings):
@@ -163,15 +241,16 @@ def two_seat(bots: Sequence[BotId], *, rounds: int = 1, duplicate: bool = True,
              seed: int = 0) -> list[Pairing[BotId]]:
     """Every pair, both seat orders, ``rounds`` times; a duplicate deal is one seed per pair."""
     tables = [rotations(pair) for pair in itertools.combinations(bots, 2)]
-    return _expand(tables, rounds=rounds, duplicate=duplicate, rng=random.Random(seed))
+    return _expand([tables] * rounds, duplicate=duplicate, rng=random.Random(seed))
 
 
 def free_for_all(bots: Sequence[BotId], table_size: int, *, rounds: int = 1, duplicate: bool = True,
                  seed: int = 0, max_tables: int = MAX_TABLES_DEFAULT) -> list[Pairing[BotId]]:
-    """Tables of ``table_size``, each played once per seat rotation, ``rounds`` times.
+    """Tables of ``table_size``, each played once per seat rotation, every round in another
+    cyclic order (see "who sits directly before whom" above).
 
-    The seat order of each table is shuffled (from ``seed``) before rotating, so no pair of
-    bots always sits in the same order across tables.
+    With more bots than seats, which seat of the design each bot of a table takes is shuffled
+    (from ``seed``), so tables do not all follow the same pattern.
     """
     rng = random.Random(seed)
     tables = []
@@ -179,8 +258,129 @@ def free_for_all(bots: Sequence[BotId], table_size: int, *, rounds: int = 1, dup
         order = [bots[i] for i in subset]
         if len(bots) > table_size:
             rng.shuffle(order)
-        tables.append(rotations(order))
-    return _expand(tables, rounds=rounds, duplicate=duplicate, rng=rng)
+        tables.append(order)
+    return _expand(_cycles_by_round(tables, rounds), duplicate=duplicate, rng=rng)
+
+
+def _cycles_by_round(tables: Sequence[Sequence[BotId]],
+                     rounds: int) -> list[list[list[tuple[BotId, ...]]]]:
+    """Every round's seatings of ``tables``: one order of the design per table, in rotation.
+
+    Each table uses every order of :func:`cycle_design` once per period.  A single table
+    takes them in the design's order (its balance in between is then the design's); several
+    take, each in turn, the unused order whose neighbour pairs were counted least so far.
+    After a period every count has grown by the same amount, so the next period repeats the
+    first one's choices: only one period is computed.
+    """
+    design = cycle_design(len(tables[0])) if tables else ((),)
+    before: Counter[tuple[BotId, BotId]] = Counter()
+    unused = [list(range(len(design))) for _ in tables]
+    period: list[list[list[tuple[BotId, ...]]]] = []
+    for _ in range(min(rounds, len(design))):
+        seatings = []
+        for table, left in zip(tables, unused):
+            def counted(index: int, table: Sequence[BotId] = table) -> int:
+                return sum(before[pair] for pair in _neighbours([table[i] for i in design[index]]))
+            pick = left[0] if len(tables) == 1 else min(left, key=counted)
+            left.remove(pick)
+            seats = [table[i] for i in design[pick]]
+            before.update(_neighbours(seats))
+            seatings.append(rotations(seats))
+        period.append(seatings)
+    return [period[r % len(period)] for r in range(rounds)]
+
+
+def _neighbours(seats: Sequence[BotId]) -> list[tuple[BotId, BotId]]:
+    """Each seat's bot with the bot directly after it, around the table."""
+    return [(bot, seats[(s + 1) % len(seats)]) for s, bot in enumerate(seats)]
+
+
+@functools.cache
+def cycle_design(k: int) -> tuple[tuple[int, ...], ...]:
+    """Cyclic orders of the seats ``0 .. k-1`` in which every seat is directly before every
+    other seat equally often: once each in ``k - 1`` orders, or, at 4 and 6 seats where that
+    is impossible (and at even sizes from 20 up, beyond the search's budget), twice each in
+    ``2(k - 1)`` orders.  The first order is ``0 .. k-1``.
+
+    >>> cycle_design(3)
+    ((0, 1, 2), (0, 2, 1))
+    """
+    if k <= 2:
+        return (tuple(range(k)),)
+    if k % 2 == 1:
+        design = tuple(_with_infinity(k, _zigzag(k - 1), t) for t in range(k - 1))
+    else:
+        design = None if k in (4, 6) else _hamiltonian_decomposition(k)
+    if design is None:
+        cycles = []
+        for t in range(k - 1):  # each zig-zag cycle in both directions: every arc twice
+            forward = _with_infinity(k, _zigzag(k - 1), t)
+            cycles += [forward, (forward[0], *reversed(forward[1:]))]
+        design = tuple(cycles)
+    rename = {seat: i for i, seat in enumerate(design[0])}  # renaming seats keeps every count
+    return tuple(tuple(rename[seat] for seat in cycle) for cycle in design)
+
+
+def _zigzag(m: int) -> list[int]:
+    """``0, 1, -1, 2, -2, ...`` mod ``m``: all of ``Z_m``, consecutive differences ``1, -2, 3, ...``."""
+    return [0] + [(i + 1) // 2 if i % 2 else (m - i // 2) % m for i in range(1, m)]
+
+
+def _with_infinity(k: int, path: Sequence[int], shift: int) -> tuple[int, ...]:
+    """Seat ``k - 1`` (the fixed point) followed by ``path`` shifted by ``shift`` mod ``k - 1``.
+
+    For odd ``k`` the ``k - 1`` shifts of the zig-zag are Walecki's decomposition: the
+    differences ``1, -2, 3, ..., k - 2`` are every non-zero residue once.
+    """
+    return (k - 1, *((p + shift) % (k - 1) for p in path))
+
+
+def _hamiltonian_decomposition(k: int) -> tuple[tuple[int, ...], ...] | None:
+    """``k - 1`` directed Hamiltonian cycles using every arc of the complete digraph once, by
+    depth-first search (cycle ``i`` leaves seat 0 for seat ``i + 1``); ``None`` if none is
+    found within :data:`DESIGN_SEARCH_NODES` steps."""
+    used = [[False] * k for _ in range(k)]
+    cycles: list[tuple[int, ...]] = []
+    steps = [0]
+
+    def extend(path: list[int], on_path: list[bool]) -> bool:
+        steps[0] += 1
+        if steps[0] > DESIGN_SEARCH_NODES:
+            return False
+        last = path[-1]
+        if len(path) == k:
+            if used[last][0]:
+                return False
+            used[last][0] = True
+            cycles.append(tuple(path))
+            if next_cycle():
+                return True
+            cycles.pop()
+            used[last][0] = False
+            return False
+        for seat in range(1, k):
+            if not on_path[seat] and not used[last][seat]:
+                used[last][seat] = on_path[seat] = True
+                path.append(seat)
+                if extend(path, on_path):
+                    return True
+                path.pop()
+                used[last][seat] = on_path[seat] = False
+        return False
+
+    def next_cycle() -> bool:
+        i = len(cycles)
+        if i == k - 1:
+            return True
+        used[0][i + 1] = True
+        on_path = [False] * k
+        on_path[0] = on_path[i + 1] = True
+        if extend([0, i + 1], on_path):
+            return True
+        used[0][i + 1] = False
+        return False
+
+    return tuple(cycles) if next_cycle() else None
 
 
 def team_matches(bots: Sequence[BotId], teams: Sequence[Sequence[int]], *, rounds: int = 1, duplicate: bool = True,
@@ -206,13 +406,13 @@ def team_matches(bots: Sequence[BotId], teams: Sequence[Sequence[int]], *, round
         for subset in balanced_subsets(len(bots), len(teams), max_tables=max_tables, seed=seed):
             solo = tuple((bots[i],) * team_size for i in subset)
             tables.append([_seat_teams(teams, solo, side) for side in range(len(teams))])
-        return _expand(tables, rounds=rounds, duplicate=duplicate, rng=rng)
+        return _expand([tables] * rounds, duplicate=duplicate, rng=rng)
     for subset in balanced_subsets(len(bots), table, max_tables=max_tables, seed=seed):
         group = [bots[i] for i in subset]
         rng.shuffle(group)  # which seat of its side a bot takes varies from table to table
         for split in partitions(group, team_size):
             tables.append([_seat_teams(teams, split, side) for side in range(len(teams))])
-    return _expand(tables, rounds=rounds, duplicate=duplicate, rng=rng)
+    return _expand([tables] * rounds, duplicate=duplicate, rng=rng)
 
 
 def _seat_teams(teams: Sequence[Sequence[int]], split: Sequence[Sequence[BotId]], side: int) -> tuple[BotId, ...]:
@@ -251,16 +451,23 @@ def balanced_subsets(n: int, k: int, *, max_tables: int = MAX_TABLES_DEFAULT,
 
     :raises ScheduleError: if no balanced sample within ``max_tables`` is found.
     """
+    return list(_balanced_subsets(n, k, max_tables, seed))
+
+
+@functools.lru_cache(maxsize=16)
+def _balanced_subsets(n: int, k: int, max_tables: int, seed: int) -> tuple[tuple[int, ...], ...]:
+    """:func:`balanced_subsets`, kept: counting a schedule's matches and building it (twice in
+    ``tournament run``, before and after the pre-flight check) search the same sample."""
     if not 1 <= k <= n:
         raise ScheduleError(f"cannot seat tables of {k} from {n} bots")
     if math.comb(n, k) <= max_tables:
-        return list(itertools.combinations(range(n), k))
+        return tuple(itertools.combinations(range(n), k))
     found = _orbit_design(n, k, max_tables=max_tables, seed=seed)
     if found is None:
         raise ScheduleError(f"no pair-balanced sample of tables of {k} from {n} bots within {max_tables} tables "
                             f"(all {math.comb(n, k)} would be needed); use fewer bots, another table size "
                             f"or a larger --max-tables")
-    return found
+    return tuple(found)
 
 
 def _orbit(base: tuple[int, ...], n: int) -> tuple[tuple[int, ...], ...]:

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from arena.resources import proto_files, sample_bots_dir
+from referee.games import game_class
 
 LANGUAGES = ("python", "node", "cpp", "go")
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
@@ -169,12 +170,18 @@ def readme(identity: Identity, language: str) -> str:
     """The kit's README.md: build, run, debug by address, check."""
     games = "every game" if identity.games == ("*",) else ", ".join(identity.games)
     game = "yahtzee" if identity.games == ("*",) else identity.games[0]
+    others = " --bot ." * (max(2, game_class(game).min_players) - 1)  # Jass and Yoninkan seat exactly four
+    if identity.games == ("*",):
+        rules, rules_command = "of each game its `docs/rules/GAME.md`", "`arena docs` lists the pages"
+    else:
+        rules, rules_command = f"its `docs/rules/{game}.md`", f"`arena docs rules/{game}` the rules"
     python = sys.executable
     run = RUN[language].replace("{python}", python)
     parts = [f"# {identity.name}\n",
              f"An arena bot in {language} that plays a uniformly random legal action in {games}, made by "
-             f"`arena new-bot`. Make it yours in {EDIT[language]}. The protocol is `docs/protocol.md` of "
-             f"arena; `arena proto --out DIR` writes its .proto files.\n",
+             f"`arena new-bot`. Make it yours in {EDIT[language]}. The protocol is arena's `docs/protocol.md` "
+             f"and the rules {rules} (`arena docs protocol` prints it, {rules_command}); `arena proto --out DIR` "
+             "writes the .proto files.\n",
              "Keep `name`, `version` and `games` in `bot.toml` in agreement with what the code reports.\n",
              "## Build\n"]
     if BUILD[language] is None:
@@ -188,7 +195,8 @@ def readme(identity: Identity, language: str) -> str:
               "Run these with arena's command (`arena` in the environment where it is installed; in a checkout of "
               "arena, `./dev arena`). The referee starts the bot itself, in its sandbox:\n",
               "```sh\narena check-bot .  # health, identity, short matches against random bots\n"
-              f"arena play --game {game} --bot . --bot .  # one match against itself, every move printed\n```\n",
+              f"arena play --game {game} --bot .{others}  "
+              "# one match against itself: a line per hand or round; -v: every move\n```\n",
               "## Debug by address\n",
               "Start the bot yourself, in a terminal where you see what it prints (and can attach a debugger), on an "
               "address of your choice, and give the referee that address instead of the folder:\n",
@@ -198,7 +206,7 @@ def readme(identity: Identity, language: str) -> str:
                      "`/path/to/arena/dev python bot.py` runs the same.)\n")
     parts += ["and, in another terminal:\n",
               f"```sh\narena check-bot {DEBUG_ADDRESS}\n"
-              f"arena play --game {game} --bot {DEBUG_ADDRESS} --bot .\n```\n",
+              f"arena play --game {game} --bot {DEBUG_ADDRESS}{others}\n```\n",
               "A bot given by address is not started, sandboxed or stopped by the referee: stop it with Ctrl-C.\n"]
     return "\n".join(parts)
 

@@ -441,25 +441,49 @@ class Database:
 
     # --- bots ----------------------------------------------------------------------------------
     def register_bot(self, *, name: str, version: str, files_hash: str, author: str = "", language: str = "",
-                     manifest: str | None = None, address: str | None = None) -> BotRow:
+                     manifest: str | None = None, address: str | None = None, dev: bool = False) -> BotRow:
         """The bot's row, inserted if this name and version are new.
 
-        :raises BotConflictError: if ``name@version`` is registered with other files.
+        Identity (``docs/tournaments.md``, "Bots and versions"): a bot given by manifest is
+        ``name@version`` with the hash of its files; a bot given by address (``manifest`` is
+        ``None``) has no files here, so it is the row of the ``name@version`` it reports,
+        however that row was registered.  A manifest entering a row that only addresses
+        registered gives the row its files.  With ``dev``, a manifest whose files differ from
+        the registered ones is the development revision ``name@version+devN`` with the same
+        files, or a new one.
+
+        :raises BotConflictError: if ``name@version`` is registered with other files (and not ``dev``).
         """
         with self.transaction():
             row = self.conn.execute("SELECT * FROM bots WHERE name = ? AND version = ?", (name, version)).fetchone()
+            if row is not None and manifest is not None and row["files_hash"] != files_hash:
+                if row["manifest"] is None:  # registered by address only: these are its files
+                    self.conn.execute("UPDATE bots SET manifest = ?, files_hash = ?, author = ?, language = ? "
+                                      "WHERE id = ?", (manifest, files_hash, author, language, row["id"]))
+                elif dev:
+                    version, row = self._dev_revision(name, version, files_hash)
+                else:
+                    label = f"{name}@{version}" if version else name
+                    raise BotConflictError(f"bot {label} is already registered with different files; "
+                                           f"give the changed bot a new version in its bot.toml, or enter it "
+                                           f"with --dev as a development revision")
             if row is None:
                 self.conn.execute(
                     "INSERT INTO bots (name, version, author, language, manifest, address, files_hash, registered_at)"
                     " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                     (name, version, author, language, manifest, address, files_hash, time.time()))
-                row = self.conn.execute("SELECT * FROM bots WHERE name = ? AND version = ?",
-                                        (name, version)).fetchone()
-            elif row["files_hash"] != files_hash:
-                label = f"{name}@{version}" if version else name
-                raise BotConflictError(f"bot {label} is already registered with different files; "
-                                       f"give the changed bot a new version in its bot.toml")
+            row = self.conn.execute("SELECT * FROM bots WHERE name = ? AND version = ?", (name, version)).fetchone()
         return self._bot(row)
+
+    def _dev_revision(self, name: str, version: str, files_hash: str) -> tuple[str, sqlite3.Row | None]:
+        """The development revision of ``name@version`` holding these files, or the next free one."""
+        revision = 1
+        while True:
+            dev_version = f"{version}+dev{revision}"
+            row = self.conn.execute("SELECT * FROM bots WHERE name = ? AND version = ?", (name, dev_version)).fetchone()
+            if row is None or row["files_hash"] == files_hash:
+                return dev_version, row
+            revision += 1
 
     @staticmethod
     def _bot(row: sqlite3.Row) -> BotRow:
@@ -653,19 +677,21 @@ class Database:
 
     def count_matches(self, *, tournament_id: int | None = None, game: str | None = None,
                       variant: str | None = None, bot_id: int | None = None, status: str | None = None,
-                      faults: bool | None = None, cap: int | None = None) -> int:
+                      faults: bool | None = None, before_id: int | None = None, cap: int | None = None) -> int:
         """How many matches :meth:`matches` would list with these filters and no limit.
 
         Filtered by tournament and status alone, it is read from the running totals.  Otherwise
         ``cap`` stops the count past ``cap`` rows (the answer is then ``cap + 1``: "more than cap").
         """
-        if self.has_stats and game is None and variant is None and bot_id is None and faults is None:
+        if (self.has_stats and game is None and variant is None and bot_id is None and faults is None
+                and before_id is None):
             columns = "pending + done + failed" if status is None else status if status in _STATUSES else "0"
             sql = f"SELECT COALESCE(SUM({columns}), 0) FROM tournament_stats"
             if tournament_id is None:
                 return int(self.conn.execute(sql).fetchone()[0])
             return int(self.conn.execute(sql + " WHERE tournament_id = ?", (tournament_id,)).fetchone()[0])
-        where, params = self._match_filter(tournament_id, game, variant, bot_id, status, faults, counting=True)
+        where, params = self._match_filter(tournament_id, game, variant, bot_id, status, faults, before_id,
+                                           counting=True)
         limit = "" if cap is None else f" LIMIT {int(cap) + 1}"
         return int(self.conn.execute(f"SELECT COUNT(*) FROM (SELECT 1 FROM matches{where}{limit})",
                                      params).fetchone()[0])

@@ -51,8 +51,8 @@ from referee.sandbox import SandboxConfig
 
 __all__ = ["BotKeeper", "Executor", "JobResult", "LocalExecutor", "MatchJob", "NoProgress", "Progress", "RichProgress",
            "RunSummary", "TournamentError", "TournamentPlan", "TournamentSpec", "abandon_tournament",
-           "check_not_running", "create_tournament", "delete_tournament", "expand_bots", "plan_tournament",
-           "play_job", "register", "run_tournament", "spec_from_row"]
+           "check_not_running", "create_tournament", "delete_tournament", "entrant_specs", "expand_bots",
+           "plan_tournament", "play_job", "register", "run_tournament", "spec_from_row"]
 """Executors and the progress display live in their own modules; their names stay importable here."""
 
 DICE_GAMES = frozenset({"yahtzee"})
@@ -99,29 +99,41 @@ def expand_bots(texts: Iterable[str], game: str | None = None) -> tuple[list[Bot
     return specs, skipped
 
 
-def spec_from_row(row: BotRow) -> BotSpec:
-    """The bot a stored entrant refers to, checked against its registered files.
+def spec_from_row(row: BotRow, address: str | None = None) -> BotSpec:
+    """The bot a stored entrant refers to: at ``address`` if the tournament entered it by
+    address, else from its manifest, checked against its registered files.  It carries the
+    row's name and version (a development revision's ``+devN`` included).
 
     :raises TournamentError: if its manifest is gone or its files changed.
     """
     try:
-        if row.manifest:
+        if address is None and row.manifest:
             spec = BotSpec.from_manifest(Path(row.manifest))
         else:
-            spec = BotSpec.from_address(str(row.address), name=row.name, version=row.version)
+            return BotSpec.from_address(address or str(row.address), name=row.name, version=row.version)
     except BotSpecError as error:
         raise TournamentError(f"bot {row.label}: {error}") from None
     if bot_files_hash(spec) != row.files_hash:
         raise TournamentError(f"bot {row.label} changed since it was registered ({row.manifest}); "
                               f"restore it, or enter the changed bot under a new version")
-    return spec
+    return dataclasses.replace(spec, name=row.name, version=row.version)
 
 
-def register(db: Database, spec: BotSpec) -> BotRow:
-    """Register ``spec`` (a new name or version is a new entrant)."""
+def entrant_specs(db: Database, tournament: TournamentRow) -> dict[int, BotSpec]:
+    """Every entrant of ``tournament`` by bot id, reached as the tournament entered it.
+
+    :raises TournamentError: if a manifest is gone or a bot's files changed.
+    """
+    addresses = tournament.options.get("addresses", {})
+    return {row.id: spec_from_row(row, addresses.get(str(position)))
+            for position, row in enumerate(db.tournament_bots(tournament.id))}
+
+
+def register(db: Database, spec: BotSpec, *, dev: bool = False) -> BotRow:
+    """Register ``spec`` (a new name or version is a new entrant; see :meth:`Database.register_bot`)."""
     return db.register_bot(name=spec.name, version=spec.version, files_hash=bot_files_hash(spec), author=spec.author,
                            language=spec.language, manifest=str(spec.manifest) if spec.manifest else None,
-                           address=spec.address)
+                           address=spec.address, dev=dev)
 
 
 # --- creating -------------------------------------------------------------------------------------------
@@ -144,6 +156,8 @@ class TournamentSpec:
     keep_alive: bool = False
     sandbox: SandboxConfig = SandboxConfig()
     """Stored with the tournament, so a resumed run confines bots the same way."""
+    dev: bool = False
+    """Enter a manifest bot whose files changed under a development revision (``name@version+devN``)."""
 
 
 @dataclass(frozen=True)
@@ -208,7 +222,8 @@ def create_tournament(db: Database, spec: TournamentSpec | TournamentPlan) -> in
     """
     plan = spec if isinstance(spec, TournamentPlan) else plan_tournament(spec)
     spec, game, fmt = plan.spec, plan.game, plan.format
-    rows = [register(db, bot) for bot in spec.bots]
+    rows = [register(db, bot, dev=spec.dev) for bot in spec.bots]
+    addresses = {str(i): bot.address for i, bot in enumerate(spec.bots) if bot.address is not None}
     matches = [ScheduledMatch(tuple(rows[i].id for i in p.seats), p.seed, p.round, p.deal, p.rotation)
                for p in plan.pairings]
     tc = dataclasses.asdict(spec.time_control)
@@ -217,7 +232,7 @@ def create_tournament(db: Database, spec: TournamentSpec | TournamentPlan) -> in
         name=name, game=game.name, variant=game.variant, settings=dict(game.settings), format=fmt.kind,
         table_size=fmt.table_size, rounds=spec.rounds, duplicate=plan.duplicate, seed=spec.seed, time_control=tc,
         options={"max_tables": spec.max_tables, "keep_alive": spec.keep_alive, "format": fmt.describe(),
-                 "sandbox": spec.sandbox.to_dict()},
+                 "sandbox": spec.sandbox.to_dict(), "addresses": addresses},
         bot_ids=[row.id for row in rows], matches=matches)
 
 
@@ -332,7 +347,7 @@ def run_tournament(db: Database, tid: int, *, workers: int = 1, keep_alive: bool
     if tournament.status == "abandoned":
         raise TournamentError(f"tournament {tid} was abandoned; its unplayed matches are not played")
     entrants = db.tournament_bots(tid)
-    specs = {row.id: spec_from_row(row) for row in entrants}
+    specs = entrant_specs(db, tournament)
     todo = db.unfinished_matches(tid)
     counts = db.match_counts(tid)
     total = sum(counts.values())

@@ -133,22 +133,15 @@ class BotSpec:
         for key in ("name", "command"):
             if key not in data:
                 raise BotSpecError(f"bot manifest {path} has no {key!r}")
-        command = data["command"]
-        if isinstance(command, str):
-            command = command.split()
-        if not command or not all(isinstance(part, str) for part in command):
-            raise BotSpecError(f"bot manifest {path}: 'command' must be a non-empty list of strings")
-        games = data.get("games", ["*"])
-        if isinstance(games, str):
-            games = [games]
-        build = data.get("build", "")
-        if not isinstance(build, str):
-            raise BotSpecError(f"bot manifest {path}: 'build' must be a string")
-        return cls(name=clean(data["name"], 64), version=clean(data.get("version", ""), 64),
-                   author=clean(data.get("author", ""), 128), language=clean(data.get("language", ""), 32),
+        text = {key: _manifest_text(path, data, key) for key in ("name", "version", "author", "language", "build")}
+        command = _manifest_strings(path, data, "command", '["{python}", "bot.py"]')
+        games = _manifest_strings(path, data, "games", '["yaniv"] or ["*"]', default=["*"])
+        return cls(name=clean(text["name"], 64), version=clean(text["version"], 64),
+                   author=clean(text["author"], 128), language=clean(text["language"], 32),
                    command=tuple(command), directory=path.parent.resolve(),
-                   games=tuple(str(g) for g in games), manifest=path.resolve(),
-                   read_only=_read_only(path, data.get("sandbox", {})), build=_one_line(build, BUILD_HINT_LIMIT),
+                   games=tuple(games), manifest=path.resolve(),
+                   read_only=_read_only(path, data.get("sandbox", {})),
+                   build=_one_line(text["build"], BUILD_HINT_LIMIT),
                    tables=_tables(path, data.get("sandbox", {})))
 
     @classmethod
@@ -174,6 +167,34 @@ class BotSpec:
         if not self.build:
             return ""
         return f"; build it first: {self.build}" if missing else f"; if it is not built: {self.build}"
+
+
+_TOML_TYPES = {bool: "a boolean", int: "an integer", float: "a number", str: "a string", list: "a list",
+               dict: "a table"}
+
+
+def _toml_type(value: object) -> str:
+    return _TOML_TYPES.get(type(value), "a date or time")
+
+
+def _manifest_text(path: Path, data: dict[str, object], key: str) -> str:
+    """A string field of the manifest ("" if absent): a wrong type is the author's error, said at once."""
+    value = data.get(key, "")
+    if not isinstance(value, str):
+        raise BotSpecError(f"bot manifest {path}: {key!r} must be a string, not {_toml_type(value)}")
+    return value
+
+
+def _manifest_strings(path: Path, data: dict[str, object], key: str, example: str,
+                      default: list[str] | None = None) -> list[str]:
+    """A non-empty list-of-strings field (``command``; ``games``, which defaults to every game)."""
+    value = data.get(key, default)
+    if not isinstance(value, list) or not value or not all(isinstance(item, str) for item in value):
+        got = "an empty list" if value == [] else f"{_toml_type(value)}" if not isinstance(value, list) else \
+            f"a list holding {_toml_type(next(item for item in value if not isinstance(item, str)))}"
+        raise BotSpecError(f"bot manifest {path}: {key!r} must be a list of strings, e.g. {key} = {example}, "
+                           f"not {got}")
+    return value
 
 
 def _one_line(text: str, limit: int) -> str:

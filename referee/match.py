@@ -375,7 +375,7 @@ class MatchRunner:
         record.ranking = list(rank_with_forfeits(outcome.ranking, set(record.forfeited), self.game.teams))
         record.termination = outcome.termination.value
         record.bank_used = [round(self.tc.time_bank - seat.bank, 3) for seat in self.seats]
-        reason = record.reason = match_reason(outcome, record.forfeited, record.players)
+        reason = record.reason = match_reason(outcome, record.forfeited, record.players, record.ranking)
         for number, seat in enumerate(self.seats):
             if seat.connection is not None and not seat.forfeited:
                 # The final observation carries what the seat has not seen yet (a last knock, say).
@@ -404,12 +404,26 @@ class MatchRunner:
         return self.record
 
 
-def match_reason(outcome: Outcome, forfeited: Sequence[int], players: Sequence[str]) -> str:
-    """The record's one line for people: the engine's detail, then who forfeited."""
+def match_reason(outcome: Outcome, forfeited: Sequence[int], players: Sequence[str],
+                 ranking: Sequence[int] | None) -> str:
+    """The record's one line for people: the engine's detail, then who forfeited.
+
+    ``ranking`` is the final one (:func:`rank_with_forfeits`).  When a forfeit takes first
+    place from the seats the engine ranked first, the line starts with who wins after the
+    forfeits, so that it agrees with the ranking, and quotes the engine's detail as such.
+    ``ranking=None`` gives the line as records written before that rule carry it (the
+    engine's detail, then who forfeited, always), so that their replays still agree.
+    """
     reason = outcome.detail or outcome.termination.value
-    if forfeited:
-        reason += "; forfeited: " + ", ".join(f"seat {s} ({players[s]})" for s in forfeited)
-    return reason
+    if not forfeited:
+        return reason
+    forfeits = ", ".join(f"seat {s} ({players[s]})" for s in forfeited)
+    winners = [] if ranking is None else [seat for seat, rank in enumerate(ranking) if rank == 0]
+    if ranking is None or tuple(winners) == outcome.winners:
+        return f"{reason}; forfeited: {forfeits}"
+    named = ", ".join(f"{seat} ({players[seat]})" for seat in winners)
+    who = f"seat {named} wins" if len(winners) == 1 else f"seats {named} win"
+    return f"{who}: {forfeits} forfeited (the engine's result before forfeits: {reason})"
 
 
 def rank_with_forfeits(ranking: Sequence[int], forfeited: set[int],

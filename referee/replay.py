@@ -33,12 +33,22 @@ _KINDS_FOR_STATUS = {
 _TIME_CONTROL = {"move_timeout": float, "time_bank": float, "max_faults": int, "startup_timeout": float}
 
 
+class StopReplay(Exception):
+    """Raised by an ``on_state`` callback that has seen enough: the replay ends there, quietly
+    (the web viewer draws 40 steps at a time).  Not a finding about the record."""
+
+
 @dataclass
 class ReplayReport:
-    """What the replay found: ``ok`` when every move and the result match the record."""
+    """What the replay found: ``ok`` when every move and the result match the record.
+
+    ``stopped`` is true when ``on_state`` stopped the replay early (:class:`StopReplay`): then
+    the moves after that point and the result were not checked, and ``ok`` says nothing.
+    """
 
     problems: list[str] = field(default_factory=list)
     state: State[Any, Any] | None = None
+    stopped: bool = False
 
     @property
     def ok(self) -> bool:
@@ -50,7 +60,8 @@ def replay(record: MatchRecord, on_state: Callable[[int, State[Any, Any]], None]
     from the recorded seed and compare every move and the result.
 
     ``on_state(n, state)`` sees the state after the first ``n`` moves, from 0 (before any
-    move) on, for as long as the record agrees with the engine (the web replay viewer).
+    move) on, for as long as the record agrees with the engine (the web replay viewer); it
+    may raise :class:`StopReplay` to end the replay there (``report.stopped``).
 
     :raises SettingsError: if the record names a game, variant, seat count or setting the
         engines do not know.
@@ -71,6 +82,8 @@ def replay(record: MatchRecord, on_state: Callable[[int, State[Any, Any]], None]
                                f"{dict(game.settings)}")
     try:
         _replay_moves(record, game, report, on_state)
+    except StopReplay:
+        report.stopped = True
     except SettingsError:
         raise
     except Exception as error:  # noqa: BLE001 - an engine that fails on a record is a finding, not a crash
@@ -122,8 +135,9 @@ def _replay_moves(record: MatchRecord, game: Game, report: ReplayReport,
         report.problems.append(f"termination {outcome.termination.value!r} differs from the recorded "
                                f"{record.termination!r}")
     elif not report.problems:  # the reason names players and forfeits: only comparable once those agree
-        reason = match_reason(outcome, record.forfeited, record.players)
-        if reason != record.reason:
+        reason = match_reason(outcome, record.forfeited, record.players, ranking)
+        older = match_reason(outcome, record.forfeited, record.players, None)  # records stored before issue 25
+        if record.reason not in (reason, older):
             report.problems.append(f"reason {reason!r} differs from the recorded {record.reason!r}")
 
 

@@ -1,14 +1,18 @@
 """Print a real exchange between the referee and a bot, for docs/protocol.md.
 
-Runs a 2-player Yahtzee match (seed 42) in which seat 0 is a recording bot served in this
-process and seat 1 the sample random bot, then prints the first StartMatch, two Decide
-calls and the EndMatch in protobuf text format (scorecards cut to their filled boxes).
+Runs a 2-player match (Yahtzee, seed 42, by default) in which seat 0 is a recording bot
+served in this process and seat 1 the sample random bot, then prints Identify, StartMatch,
+the chosen Decide calls (the first two by default) and the EndMatch in protobuf text format
+(scorecards cut to their filled boxes, long lists of legal actions to three).
 
-Usage: ``.venv/bin/python scripts/protocol_example.py``
+Usage: ``.venv/bin/python scripts/protocol_example.py [--game G] [--seed N] [--decides 0,1]``
+(docs/protocol.md: the worked example as is; its Yahtzee section ``--decides 30 --show none``;
+its Gin Rummy section ``--game gin_rummy --seed 3 --decides 0,2 --show StartMatch,EndMatch``).
 """
 
 from __future__ import annotations
 
+import argparse
 import sys
 from concurrent import futures
 from pathlib import Path
@@ -28,11 +32,12 @@ from referee.match import MatchConfig, run_match  # noqa: E402
 class Recorder(bot_pb2_grpc.BotServicer):
     """Plays the last legal action (a score when one is offered) and keeps every request."""
 
-    def __init__(self) -> None:
+    def __init__(self, game: str) -> None:
+        self.game = game
         self.calls: list[tuple[str, object, object]] = []
 
     def Identify(self, request, context):  # type: ignore[no-untyped-def]
-        reply = bot_pb2.BotInfo(name="example", version="1.0", author="docs", protocol_version=1, games=["yahtzee"])
+        reply = bot_pb2.BotInfo(name="example", version="1.0", author="docs", protocol_version=1, games=[self.game])
         self.calls.append(("Identify", request, reply))
         return reply
 
@@ -60,7 +65,7 @@ def _abridged(request: object) -> tuple[object, str]:
         copy.CopyFrom(request)
         events = len(copy.observation.events)
         del copy.observation.events[1:]
-        copy.observation.yahtzee.Clear()
+        getattr(copy.observation, copy.observation.WhichOneof("game")).Clear()
         return copy, (f"# abridged: the final observation's typed view and all but the first of its {events} "
                       f"events left out")
     if not isinstance(request, bot_pb2.DecideRequest):
@@ -71,18 +76,29 @@ def _abridged(request: object) -> tuple[object, str]:
         filled = [box for box in card.boxes if box.filled]
         del card.boxes[:]
         card.boxes.extend(filled)
+    cut = ["empty boxes"] if copy.observation.HasField("yahtzee") else []
     count = len(copy.legal_actions)
     if count > 3:
         kept = [copy.legal_actions[0], copy.legal_actions[1], copy.legal_actions[count - 1]]
         del copy.legal_actions[:]
         copy.legal_actions.extend(kept)
+        cut.append(f"all but 3 of the {count} legal actions")
+    if not cut:
+        return copy, ""
     texts = ", ".join(f"{i}: {a.text}" for i, a in enumerate(request.legal_actions))
-    return copy, (f"# abridged: empty boxes and all but 3 of the {count} legal actions left out;\n"
+    return copy, (f"# abridged: {' and '.join(cut)} left out;\n"
                   f"# the whole list, by index: {texts}")
 
 
 def main() -> None:
-    recorder = Recorder()
+    parser = argparse.ArgumentParser(description="Print a real referee-bot exchange.")
+    parser.add_argument("--game", default="yahtzee")
+    parser.add_argument("--seed", type=int, default=42)
+    parser.add_argument("--decides", default="0,1", help="which of seat 0's Decide calls to print, from 0")
+    parser.add_argument("--show", default="Identify,StartMatch,EndMatch",
+                        help="the other calls to print, or 'none'")
+    args = parser.parse_args()
+    recorder = Recorder(args.game)
     server = grpc.server(futures.ThreadPoolExecutor(max_workers=2))
     bot_pb2_grpc.add_BotServicer_to_server(recorder, server)
     health_servicer = health.HealthServicer()
@@ -93,12 +109,14 @@ def main() -> None:
     try:
         bots = [BotSpec.from_address(f"127.0.0.1:{port}", name="example"),
                 resolve_bot(str(ROOT / "sample_bots" / "python" / "random_bot"))]
-        record = run_match(MatchConfig(game="yahtzee", seed=42, match_id="example-42"), bots)
+        record = run_match(MatchConfig(game=args.game, seed=args.seed, match_id=f"example-{args.seed}"), bots)
     finally:
         server.stop(None)
     decides = [call for call in recorder.calls if call[0] == "Decide"]
-    shown = [call for call in recorder.calls if call[0] in ("Identify", "StartMatch")] + decides[:1] + decides[1:2]
-    shown += [call for call in recorder.calls if call[0] == "EndMatch"]
+    others = args.show.split(",")
+    shown = [call for call in recorder.calls if call[0] in ("Identify", "StartMatch") and call[0] in others]
+    shown += [decides[int(number)] for number in args.decides.split(",")]
+    shown += [call for call in recorder.calls if call[0] == "EndMatch" and call[0] in others]
     for method, request, reply in shown:
         shown_request, note = _abridged(request)
         text = text_format.MessageToString(shown_request).rstrip()

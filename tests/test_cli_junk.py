@@ -52,7 +52,9 @@ def _leaf_commands(group: click.Group, prefix: tuple[str, ...] = ()) -> Iterator
 WRITERS = {("demo",), ("proto",), ("new-bot",)}
 """Commands that succeed with almost any folder name (they create it): they get junk of
 their own below, so that the fuzz never writes outside its temporary folder."""
-COMMANDS = [(path, command) for path, command in _leaf_commands(main) if path not in WRITERS]
+READERS = {("docs",)}
+"""Commands that succeed without arguments (`arena docs` lists the pages): junk of their own below."""
+COMMANDS = [(path, command) for path, command in _leaf_commands(main) if path not in WRITERS | READERS]
 
 
 @pytest.fixture(scope="module")
@@ -136,4 +138,13 @@ def test_junk_to_demo(junk_folder: Path, args: list[str]) -> None:
 def test_junk_to_the_commands_that_write(junk_folder: Path, args: list[str]) -> None:
     args = [str(junk_folder / arg[5:]) if arg.startswith("FILE:") else arg for arg in args]
     (junk_folder / "a-folder" / "keep.txt").write_text("not empty")
+    assert_one_line_error(_run(args, junk_folder), args)
+
+
+@pytest.mark.parametrize("args", [
+    ["docs", "nope"], ["docs", "../../etc/passwd"], ["docs", "/etc/passwd"], ["docs", "\x00"], ["docs", ""],
+    ["docs", "rules/"], ["docs", "protocol", "extra"], ["docs", "--no-such-option"], ["docs", "FILE:bad.json", "--path"],
+])
+def test_junk_to_docs(junk_folder: Path, args: list[str]) -> None:
+    args = [str(junk_folder / arg[5:]) if arg.startswith("FILE:") else arg for arg in args]
     assert_one_line_error(_run(args, junk_folder), args)

@@ -209,7 +209,10 @@ def files_problem(spec: BotSpec, expected: str) -> str | None:
 
     A worker on another machine sees the bot folder through its own file system; this check
     makes a missing or different copy a clear start-up forfeit instead of another bot playing.
+    A bot given by address has no files here to check.
     """
+    if spec.directory is None:
+        return None
     if spec.directory is not None and not spec.directory.is_dir():
         return f"bot {spec.label}: its folder {spec.directory} does not exist on this worker"
     actual = bot_files_hash(spec)

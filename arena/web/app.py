@@ -24,7 +24,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from arena.web import api, pages, replay_routes
 from arena.web.charts import win_colour
-from arena.web.data import BadRequest, NotFound
+from arena.web.data import BadRequest, NotFound, lower_scores_win
 from arena.web.store import QUERY_SECONDS, QueryTooSlow, ReadOnlyStore
 
 SECURITY_HEADERS = [
@@ -60,6 +60,7 @@ def _templates() -> Jinja2Templates:
                              undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
     env.filters["win_colour"] = win_colour
     env.filters["num"] = lambda value, digits=2: "" if value is None else f"{value:.{digits}f}"
+    env.globals["lower_scores_win"] = lower_scores_win
     return Jinja2Templates(env=env)
 
 

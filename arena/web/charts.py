@@ -3,6 +3,7 @@ head-to-head colour scale."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -20,9 +21,21 @@ def win_colour(result: float) -> str:
     return f"hsl({hue:.0f}, 70%, 78%)"
 
 
-def _ticks(low: float, high: float, count: int = 5) -> list[float]:
-    step = (high - low) / (count - 1) if high > low else 1.0
-    return [low + i * step for i in range(count)]
+def nice_step(span: float, count: int = 5) -> float:
+    """The smallest round step (1, 2 or 5 times a power of ten) that covers ``span`` in at
+    most ``count - 1`` steps: axis labels a reader takes in at a glance."""
+    rough = span / max(1, count - 1) if span > 0 else 1.0
+    power = 10.0 ** math.floor(math.log10(rough))
+    return next(m * power for m in (1, 2, 5, 10) if m * power >= rough * (1 - 1e-9))
+
+
+def nice_ticks(low: float, high: float, count: int = 5) -> list[float]:
+    """Round tick values from a multiple of :func:`nice_step` at or below ``low`` to one at or
+    above ``high`` (so the axis extends to whole ticks); at least two."""
+    step = nice_step(high - low, count)
+    first, last = math.floor(low / step + 1e-9), math.ceil(high / step - 1e-9)
+    last = max(last, first + 1)
+    return [round(k * step, 10) for k in range(first, last + 1)]
 
 
 def rating_history_svg(history: Sequence[dict[str, Any]], title: str, *, width: int = 640,
@@ -39,7 +52,8 @@ def rating_history_svg(history: Sequence[dict[str, Any]], title: str, *, width: 
     plot_w, plot_h = width - left - right, height - top - bottom
     lows = [p["mu"] - 3 * p["sigma"] for p in points]
     highs = [p["mu"] + p["sigma"] for p in points]
-    low, high = min(lows + [0.0]), max(highs + [50.0])
+    ticks = nice_ticks(min(lows + [0.0]), max(highs + [50.0]))
+    low, high = ticks[0], ticks[-1]
     n = len(points)
 
     def x(i: int) -> float:
@@ -54,8 +68,8 @@ def rating_history_svg(history: Sequence[dict[str, Any]], title: str, *, width: 
     cons = " ".join(f"{x(i)},{y(p['mu'] - 3 * p['sigma'])}" for i, p in enumerate(points))
     grid = Markup("").join(
         Markup('<line class="grid" x1="{}" x2="{}" y1="{}" y2="{}"/><text class="tick" x="{}" y="{}" '
-               'text-anchor="end">{}</text>').format(left, width - right, y(v), y(v), left - 4, y(v) + 4, f"{v:.0f}")
-        for v in _ticks(low, high))
+               'text-anchor="end">{}</text>').format(left, width - right, y(v), y(v), left - 4, y(v) + 4, f"{v:g}")
+        for v in ticks)
     last = points[-1]
     return Markup(
         '<svg class="chart history" role="img" width="{w}" height="{h}" viewBox="0 0 {w} {h}">'

@@ -8,13 +8,14 @@ renderers, never of the data.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime, timezone
 from typing import Any
 
 from arena.queries import bot_labels, h2h_matrix, rating_json
 from arena.ratings import rating_history
 from arena.storage import BotRow, Database, MatchRow, NotFoundError, QueryInterrupted, TournamentRow
 from arena.web.store import ReadOnlyStore
-from referee.games import game_names
+from referee.games import game_class, game_names
 
 STATUSES = ("pending", "done", "failed")
 PER_PAGE = 50
@@ -37,6 +38,37 @@ class BadRequest(ValueError):
     """A query parameter that cannot be read (a 400)."""
 
 
+def iso_time(stamp: float | None) -> str | None:
+    """A stored Unix time as ISO 8601 in UTC with its offset (``2026-11-26T00:10:00+00:00``)."""
+    return None if stamp is None else datetime.fromtimestamp(stamp, timezone.utc).isoformat(timespec="seconds")
+
+
+def ranks(ranking: list[int] | tuple[int, ...] | None) -> list[int] | None:
+    """A stored 0-based ranking by seat as the API shows every rank: 1 is the best."""
+    return None if ranking is None else [r + 1 for r in ranking]
+
+
+def check_game(game: str | None, variant: str | None) -> None:
+    """Unknown games and variants are 404s, not empty tables.
+
+    :raises NotFound: for a game no engine plays, or a variant the game does not have.
+    """
+    if game is None:
+        if variant is not None and all(variant not in game_class(name).variants for name in game_names()):
+            raise NotFound(f"no game has a variant {variant!r}")
+        return
+    if game not in game_names():
+        raise NotFound(f"unknown game {game!r} (games: {', '.join(game_names())})")
+    variants = game_class(game).variants
+    if variant is not None and variant not in variants:
+        raise NotFound(f"{game} has no variant {variant!r} (variants: {', '.join(variants)})")
+
+
+def lower_scores_win(game: str) -> bool:
+    """Whether a lower mean score is better in ``game`` (Yaniv): the tables say so."""
+    return game in game_names() and game_class(game).lower_scores_win
+
+
 def bot_json(bot: BotRow) -> dict[str, Any]:
     return {"id": bot.id, "name": bot.name, "version": bot.version, "label": bot.label, "author": bot.author,
             "language": bot.language}
@@ -51,12 +83,21 @@ def games(db: Database) -> list[dict[str, Any]]:
 
 
 def ratings(store: ReadOnlyStore, db: Database, game: str, variant: str) -> list[dict[str, Any]]:
-    """The rating table as ``arena ratings --format json`` prints it, plus bot id and language."""
+    """The rating table as ``arena ratings --format json`` prints it, plus bot id and language.
+
+    :raises NotFound: for an unknown game or variant.
+    """
+    check_game(game, variant)
     rows = store.table(db, game, variant)
     return [dict(rating_json(r), bot_id=r.bot_id, language=r.language) for r in rows]
 
 
 def head_to_head(db: Database, game: str, variant: str) -> dict[str, Any]:
+    """The head-to-head matrix.
+
+    :raises NotFound: for an unknown game or variant.
+    """
+    check_game(game, variant)
     matrix = h2h_matrix(db, game, variant)
     return {"bots": [bot_json(b) for b in matrix.bots],
             "cells": [{"bot": a, "opponent": b, "matches": n, "result": round(result, 4)}
@@ -86,7 +127,7 @@ def bot(store: ReadOnlyStore, db: Database, bot_id: int) -> dict[str, Any]:
 def _tournament_json(db: Database, t: TournamentRow) -> dict[str, Any]:
     counts = db.match_counts(t.id)
     return {"id": t.id, "name": t.name, "game": t.game, "variant": t.variant, "format": t.options.get("format", t.format),
-            "status": t.status, "created_at": t.created_at, "finished_at": t.finished_at,
+            "status": t.status, "created_at": iso_time(t.created_at), "finished_at": iso_time(t.finished_at),
             "progress": {**counts, "total": sum(counts.values())}}
 
 
@@ -95,7 +136,7 @@ def tournaments(db: Database) -> list[dict[str, Any]]:
 
 
 def tournament(db: Database, tid: int) -> dict[str, Any]:
-    """A tournament's settings, entrants, progress and latest finished matches."""
+    """A tournament's settings, entrants, standings, progress and latest finished matches."""
     try:
         t = db.tournament(tid)
     except NotFoundError:
@@ -104,10 +145,28 @@ def tournament(db: Database, tid: int) -> dict[str, Any]:
     labels = bot_labels(db)
     data.update(settings=t.settings, table_size=t.table_size, rounds=t.rounds, duplicate=t.duplicate, seed=t.seed,
                 time_control=t.time_control, keep_alive=bool(t.options.get("keep_alive")),
-                entrants=[bot_json(b) for b in db.tournament_bots(tid)],
+                entrants=[bot_json(b) for b in db.tournament_bots(tid)], standings=standings(db, tid, labels),
+                lower_scores_win=lower_scores_win(t.game),
                 latest=[match_json(m, labels) for m in db.matches(tournament_id=tid, status="done", limit=10,
                                                                   newest_first=True)])
     return data
+
+
+def standings(db: Database, tid: int, labels: dict[int, str]) -> list[dict[str, Any]]:
+    """Each entrant's played matches of tournament ``tid``: wins (first places, shared ones
+    included), mean rank (1 is best), mean score and faults; most wins first, then best mean
+    rank.  A bot filling two seats of a match (its team's) counts that match once."""
+    rows = db.conn.execute(
+        "SELECT bot_id, COUNT(*), SUM(best = 0), AVG(best) + 1, AVG(score), SUM(faults) FROM"
+        " (SELECT s.bot_id, s.match_id, MIN(s.rank) AS best, AVG(s.score) AS score, SUM(s.faults) AS faults"
+        "  FROM match_seats s JOIN matches m ON m.id = s.match_id"
+        "  WHERE m.tournament_id = ? AND m.status = 'done' GROUP BY s.bot_id, s.match_id)"
+        " GROUP BY bot_id", (tid,)).fetchall()
+    table = [{"bot_id": bot_id, "bot": labels.get(bot_id, f"bot {bot_id}"), "matches": played, "wins": wins,
+              "mean_rank": round(mean_rank, 4), "mean_score": round(mean_score, 4), "faults": faults}
+             for bot_id, played, wins, mean_rank, mean_score, faults in rows]
+    table.sort(key=lambda row: (-row["wins"], row["mean_rank"], row["bot"]))
+    return table
 
 
 # --- matches ---------------------------------------------------------------------------------------------
@@ -116,13 +175,13 @@ def match_json(match: MatchRow, labels: dict[int, str]) -> dict[str, Any]:
     for seat, bot_id in enumerate(match.bot_ids):
         seats.append({"seat": seat, "bot_id": bot_id, "bot": labels.get(bot_id, f"bot {bot_id}"),
                       "score": match.scores[seat] if match.scores else None,
-                      "rank": match.ranking[seat] + 1 if match.ranking else None,
+                      "rank": match.ranking[seat] + 1 if match.ranking else None,  # 1 is best
                       "faults": match.faults[seat] if match.faults else 0,
                       "forfeited": bool(match.forfeited and seat in match.forfeited)})
     return {"id": match.id, "tournament_id": match.tournament_id, "game": match.game, "variant": match.variant,
-            "round": match.round, "deal": match.deal, "rotation": match.rotation, "seed": match.seed,
+            "round": match.round + 1, "deal": match.deal, "rotation": match.rotation, "seed": match.seed,
             "settings": match.settings, "status": match.status, "termination": match.termination,
-            "reason": match.reason, "duration_s": match.duration_s, "finished_at": match.finished_at,
+            "reason": match.reason, "duration_s": match.duration_s, "finished_at": iso_time(match.finished_at),
             "faults": sum(match.faults or ()), "seats": seats}
 
 
@@ -193,7 +252,10 @@ def matches(db: Database, where: MatchFilter, per_page: int = PER_PAGE,
     ``total`` is exact when the running totals give it, else counted up to :data:`COUNT_CAP`
     (``total_capped`` says the count stopped there), or ``None`` when counting took longer
     than ``count_seconds``.
+
+    :raises NotFound: for an unknown game or variant in the filters.
     """
+    check_game(where.game, where.variant)
     filters = {"tournament_id": where.tournament, "game": where.game, "variant": where.variant,
                "bot_id": where.bot, "status": where.status, "faults": where.faults}
     try:
@@ -233,7 +295,7 @@ def match(db: Database, match_id: int) -> dict[str, Any]:
     data = match_json(row, bot_labels(db))
     data["record"] = None if record is None else {
         "players": record.players, "termination": record.termination, "reason": record.reason,
-        "scores": record.scores, "ranking": record.ranking, "duration_s": record.duration_s,
+        "scores": record.scores, "ranking": ranks(record.ranking), "duration_s": record.duration_s,
         "bank_used": record.bank_used, "time_control": record.time_control,
         "moves": [m.to_json() for m in record.moves], "faults": [f.to_json() for f in record.faults]}
     return data

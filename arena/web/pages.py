@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from starlette.requests import Request
-from starlette.responses import Response
+from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 from starlette.templating import Jinja2Templates
 
@@ -91,6 +91,11 @@ def match(request: Request) -> Response:
     return _render(request, "match.html", {"m": info})
 
 
+def favicon(request: Request) -> Response:
+    """Browsers ask for ``/favicon.ico`` on pages without an icon link (the JSON API's)."""
+    return RedirectResponse("/static/favicon.svg", status_code=301)
+
+
 routes = [
     Route("/", index, name="index"),
     Route("/games/{game}/{variant}", game, name="game"),
@@ -100,4 +105,5 @@ routes = [
     Route("/tournaments/{tid:int}", tournament, name="tournament"),
     Route("/matches", matches, name="matches"),
     Route("/matches/{match_id:int}", match, name="match"),
+    Route("/favicon.ico", favicon),
 ]

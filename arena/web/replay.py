@@ -16,11 +16,11 @@ from typing import Any
 
 from arena.queries import bot_labels
 from arena.storage import Database, NotFoundError
-from arena.web.data import BadRequest, NotFound
+from arena.web.data import BadRequest, NotFound, ranks
 from arena.web.renderers import RenderContext, render_seat, render_table, renderer_for
 from referee.games.base import SettingsError, State
 from referee.games.cards import Card
-from referee.replay import replay
+from referee.replay import StopReplay, replay
 from referee.result import MatchRecord
 
 
@@ -65,10 +65,6 @@ def parse_view(text: str | None, num_players: int) -> int | None:
     return int(text)
 
 
-class _Enough(Exception):
-    """Raised from the replay's callback once the requested steps are drawn."""
-
-
 def replay_steps(record: MatchRecord, seat: int | None, players: list[str] | None = None, *, start: int = 0,
                  count: int | None = None) -> dict[str, Any]:
     """Steps ``start`` to ``start + count`` of ``record`` (all by default) seen from ``seat``
@@ -94,7 +90,7 @@ def replay_steps(record: MatchRecord, seat: int | None, players: list[str] | Non
         new = state.events[seen[0]:]
         seen[0] = len(state.events)
         if stop is not None and number >= stop:
-            raise _Enough
+            raise StopReplay  # the requested steps are drawn
         if number < start:
             return
         if seat is None:
@@ -118,20 +114,20 @@ def replay_steps(record: MatchRecord, seat: int | None, players: list[str] | Non
                             "faults": faults.get(number - 1, [])}
         if state.is_terminal():
             outcome = state.outcome()
-            step["outcome"] = {"scores": list(outcome.scores), "ranking": list(outcome.ranking),
+            step["outcome"] = {"scores": list(outcome.scores), "ranking": ranks(outcome.ranking),
                                "detail": outcome.detail}
         steps.append(step)
 
     try:
-        problems = replay(record, on_state).problems
-    except _Enough:
-        problems = []
+        report = replay(record, on_state)
+        problems = [] if report.stopped else report.problems
     except SettingsError as error:
         problems = [str(error)]
     return {"game": record.game, "variant": record.variant, "seat": seat, "players": players,
             "renderer": renderer.__name__.rsplit(".", 1)[-1], "problems": problems,
             "faults": [f.to_json() for f in record.faults if f.decision is None],
-            "scores": record.scores, "ranking": record.ranking, "start": start, "total_steps": len(record.moves) + 1,
+            "scores": record.scores, "ranking": ranks(record.ranking), "start": start,
+            "total_steps": len(record.moves) + 1,
             "steps": steps}
 
 

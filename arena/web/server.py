@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import socket
 from collections.abc import Callable
 from pathlib import Path
 
@@ -13,13 +14,42 @@ DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
 
 
+class ListenError(Exception):
+    """The address cannot be listened on (in use, not ours, unknown host); said in one line."""
+
+
+def listen(host: str, port: int) -> socket.socket:
+    """A socket bound to ``host:port`` and listening, so that "serving at ..." is only said once true.
+
+    :raises ListenError: if the host does not resolve or the address cannot be bound.
+    """
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM,
+                                                             flags=socket.AI_PASSIVE)[0]
+    except (socket.gaierror, UnicodeError) as error:
+        raise ListenError(f"cannot listen on {host}:{port}: unknown host ({error})") from None
+    sock = socket.socket(family, kind, proto)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn does: not another listener's port
+        sock.bind(address)
+        sock.listen(2048)
+    except OSError as error:
+        sock.close()
+        raise ListenError(f"cannot listen on {host}:{port}: {error.strerror or error}") from None
+    return sock
+
+
 def serve(db_path: str | Path, *, host: str = DEFAULT_HOST, port: int = DEFAULT_PORT,
           announce: Callable[[str], None] = print) -> None:
     """Serve the database read-only until Ctrl-C.
 
     :raises StorageError: before serving, if the file is missing or not an arena database.
+    :raises ListenError: before serving, if ``host:port`` cannot be listened on.
     """
     app = create_app(db_path)
+    sock = listen(host, port)
     shown = f"[{host}]" if ":" in host else host
     announce(f"serving {db_path} read-only at http://{shown}:{port}/ (Ctrl-C stops)")
-    uvicorn.run(app, host=host, port=port, log_level="warning")
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
+    with sock:
+        server.run(sockets=[sock])

@@ -73,6 +73,16 @@ class Outcome:
         return tuple(seat for seat, rank in enumerate(self.ranking) if rank == 0)
 
 
+def player_count_text(low: int, high: int) -> str:
+    """How many players a game seats, for messages: ``"4 players"``, not ``"4 to 4 players"``.
+
+    >>> player_count_text(2, 8), player_count_text(4, 4), player_count_text(1, 1)
+    ('2 to 8 players', '4 players', '1 player')
+    """
+    count = str(low) if low == high else f"{low} to {high}"
+    return f"{count} player{'' if high == 1 else 's'}"
+
+
 def competition_ranking(keys: Sequence[float], *, higher_is_better: bool = True) -> tuple[int, ...]:
     """Rank seats by ``keys``: each seat's rank is the number of seats strictly better.
 
@@ -183,6 +193,8 @@ class Game(ABC):
     """Settings for a short match (``arena check-bot``, smoke tests): e.g. fewer hands."""
     teams: ClassVar[tuple[tuple[Seat, ...], ...] | None] = None
     """Fixed partnerships (Jass), or ``None`` for every-seat-for-itself games."""
+    lower_scores_win: ClassVar[bool] = False
+    """True when a lower score is better (Yaniv's penalty points): tables of mean scores say so."""
 
     def __init__(self, *, variant: str | None = None, num_players: int | None = None,
                  settings: Mapping[str, Any] | None = None) -> None:
@@ -191,7 +203,7 @@ class Game(ABC):
             raise SettingsError(f"{self.name} has no variant {self.variant!r} (variants: {', '.join(self.variants)})")
         self.num_players: int = self.default_players if num_players is None else num_players
         if not self.min_players <= self.num_players <= self.max_players:
-            raise SettingsError(f"{self.name} is played by {self.min_players} to {self.max_players} players, "
+            raise SettingsError(f"{self.name} is played by {player_count_text(self.min_players, self.max_players)}, "
                                 f"not {self.num_players}")
         known = {s.name: s for s in self.settings_spec}
         given = dict(settings or {})

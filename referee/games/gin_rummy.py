@@ -7,20 +7,20 @@ alternate drawing (stock or discard pile top) and discarding.  Knocking is part 
 discard (``discard TD knock``); big gin is a knock without a discard (``big gin``).  The
 engine arranges both hands when a hand ends (:func:`gin_rummy_melds.settle`).
 
-Rule decisions (docs/rules.md **Decisions** and the ones taken here where both texts are silent):
+Rule decisions (docs/rules/gin_rummy.md **Decisions** and the ones taken here where both texts are silent):
 
-- *Arrangement* (docs/rules.md): the knocker's melds minimise the knocker's deadwood, ties broken
+- *Arrangement* (docs/rules/gin_rummy.md): the knocker's melds minimise the knocker's deadwood, ties broken
   to leave the defender the fewest lay-off points, i.e. the defender's best deadwood after
   lay-offs is largest; the defender's melds and lay-offs minimise the defender's deadwood.
   Remaining ties: the first arrangement found; the defender prefers fewer lay-offs.
-- *Shutout* (docs/rules.md): +100 to a winner whose opponent won no hand.
+- *Shutout* (docs/rules/gin_rummy.md): +100 to a winner whose opponent won no hand.
 - *Gin cannot be undercut*: after gin or big gin the knocker scores the defender's deadwood
   (0 included) plus the bonus, even if the defender's deadwood is 0.
 - *Gin with a knock limit of 0*: in Oklahoma after an ace upcard and in Straight, only a knock
   with deadwood 0 (gin) or big gin is legal.  Big gin is always legal with 11 cards melded,
   and a player may also discard (gin) or play on instead.
 - *Void hand*: after a discard without a knock that leaves 2 or fewer cards in the stock, the
-  hand is void; it still counts as a hand for the alternating dealer (docs/rules.md: "the dealer
+  hand is void; it still counts as a hand for the alternating dealer (docs/rules/gin_rummy.md: "the dealer
   alternates each hand") and for the ``max_hands`` cap.
 - *First dealer*: drawn by the seeded RNG; then the dealer alternates every hand.
 - *Deal*: from the shuffled deck, the non-dealer gets cards 0-9, the dealer 10-19, card 20

@@ -22,7 +22,7 @@ Glossary
 
 The engine's hot path is :func:`discard_deadwoods` (cached): the deadwood left by every
 possible discard of an 11-card hand, from one enumeration of the hand's packings.
-:func:`settle` arranges both hands after a knock per docs/rules.md.
+:func:`settle` arranges both hands after a knock per docs/rules/gin_rummy.md.
 """
 
 from __future__ import annotations
@@ -351,7 +351,7 @@ def _best_defence(knocker_melds: tuple[int, ...], defender: int,
 def settle(knocker: int, defender: int) -> KnockScore:
     """Settle a knock: ``knocker`` holds 10 cards after the discard, or 11 for big gin.
 
-    Per the docs/rules.md Decision, the knocker's melds minimise the knocker's deadwood, ties
+    Per the docs/rules/gin_rummy.md Decision, the knocker's melds minimise the knocker's deadwood, ties
     broken to leave the defender the fewest lay-off points (the defender's resulting deadwood
     is largest); the defender's melds and lay-offs minimise the defender's deadwood.  Gin and
     big gin allow no lay-off and cannot be undercut.  No limit is checked here.

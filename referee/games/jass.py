@@ -7,28 +7,28 @@ must choose; the forehand leads trick 1, each trick's winner leads the next.  Ha
 (trick points, last trick +5, match +100, weis, Stöck) are multiplied by the mode's
 multiplier (x1 hearts/diamonds, x2 spades/clubs, x3 Obenabe, x4 Undenufe).
 
-Rule decisions (docs/rules.md **Decisions**, and the ones taken here where both texts are silent):
+Rule decisions (docs/rules/jass.md **Decisions**, and the ones taken here where both texts are silent):
 
-- *First forehand* (docs/rules.md): in hand 1 the holder of the club 7 (``7C``) is the forehand;
+- *First forehand* (docs/rules/jass.md): in hand 1 the holder of the club 7 (``7C``) is the forehand;
   the dealer is the seat before it.  Then the dealer moves to the next seat every hand.
-- *Under-trumping* (docs/rules.md, read literally): on a non-trump lead a trump must beat every
+- *Under-trumping* (docs/rules/jass.md, read literally): on a non-trump lead a trump must beat every
   trump already in the trick, unless the hand holds nothing else playable; a hand holding
   only trumps must over-trump if it can.  The trump J may be played at any time, and a hand
   whose only trump is the J need not follow a trump lead.  In Obenabe/Undenufe: follow suit
   if able, else anything.
-- *Card points* (docs/rules.md): in Undenufe the A stays 11 and the 6 stays 0; the 8 scores 8 in
+- *Card points* (docs/rules/jass.md): in Undenufe the A stays 11 and the 6 stays 0; the 8 scores 8 in
   both Obenabe and Undenufe.
-- *Weis* (docs/rules.md): detected and declared by the engine for every player; only the team of
+- *Weis* (docs/rules/jass.md): detected and declared by the engine for every player; only the team of
   the single best weis scores, all weis of both its players.  Best: higher points, then
   more cards, then the higher top card in the mode's order, then a trump-suit sequence, then
   the earlier player from the forehand.  Decided here: a sequence is a maximal run (a run of
   7 is one weis of 100, never split); the "mode's order" for a top card is the plain order
   (A high), reversed in Undenufe, whatever the trump; four 10s, 8s, 7s or 6s are no weis (the
-  seed and docs/rules.md list only A K Q 9 J).  The scoring team's weis (cards and points) become
+  seed and docs/rules/jass.md list only A K Q 9 J).  The scoring team's weis (cards and points) become
   public when trick 1 ends; the other team's weis are never told.
-- *Stöck* (docs/rules.md): K and Q of the trump suit dealt to one hand, trump modes only, 20
+- *Stöck* (docs/rules/jass.md): K and Q of the trump suit dealt to one hand, trump modes only, 20
   points scored when the second of the two is played.
-- *Game end* (docs/rules.md): weis are added at the end of trick 1, Stöck when its second card is
+- *Game end* (docs/rules/jass.md): weis are added at the end of trick 1, Stöck when its second card is
   played, tricks at the end of the hand; the first team to reach ``target`` wins at once,
   mid-hand too.  Decided here: at the end of a hand both teams' trick points are added
   together; if both reach the target then, the higher total wins, and equal totals tie.
@@ -493,10 +493,9 @@ class JassState(State[JassAction, JassObservation]):
                                        self.tricks_won.index(9) if 9 in self.tricks_won else -1,
                                        (self.bonus[0], self.bonus[1]),
                                        (totals[0] + self.bonus[0], totals[1] + self.bonus[1])))
-        match = " (match)" if 9 in self.tricks_won else ""
-        self.log(CHANCE, f"hand {self.hand_number} ({MODES[self.mode]} x{multiplier}): {_TEAM_NAMES[0]} "
-                         f"{self.hand_points[0]}, {_TEAM_NAMES[1]} {self.hand_points[1]} (last trick to "
-                         f"{_TEAM_NAMES[last]}){match}; scores {self.scores[0]}-{self.scores[1]}", milestone=True)
+        sums = "; ".join(self._hand_sum(team, last, multiplier, totals[team] + self.bonus[team]) for team in (0, 1))
+        self.log(CHANCE, f"hand {self.hand_number} ({MODES[self.mode]} x{multiplier}): {sums}; "
+                         f"scores {self.scores[0]}-{self.scores[1]}", milestone=True)
         reached = [team for team in (0, 1) if self.scores[team] >= self.target]
         if reached:
             if len(reached) == 2 and self.scores[0] == self.scores[1]:
@@ -510,6 +509,25 @@ class JassState(State[JassAction, JassObservation]):
             self._finish(Termination.CAP, f"cap of {self.max_hands} hands reached")
         else:
             self._deal()
+
+    def _hand_sum(self, team: int, last: int, multiplier: int, total: int) -> str:
+        """One team's hand score as a sum a reader can check against the scores' move: card points,
+        last trick and match before the multiplier, then the weis and Stöck it scored (already
+        multiplied, as their own events say)."""
+        cards = self.hand_points[team] - (_LAST_TRICK if team == last else 0)
+        parts = [f"cards {cards}"]
+        if team == last:
+            parts.append(f"last trick {_LAST_TRICK}")
+        if self.tricks_won[team] == 9:
+            parts.append(f"match {_MATCH_BONUS}")
+        text = f"({' + '.join(parts)})" if len(parts) > 1 else parts[0]
+        text = f"{_TEAM_NAMES[team]}: {text} x{multiplier}"
+        stoeck = _STOECK * multiplier if self.stoeck_scored >= 0 and team_of(self.stoeck_scored) == team else 0
+        if self.bonus[team] - stoeck:
+            text += f" + weis {self.bonus[team] - stoeck}"
+        if stoeck:
+            text += f" + Stöck {stoeck}"
+        return f"{text} = {total}"
 
     # --- the State API ----------------------------------------------------------------------
     def current_player(self) -> Seat:

@@ -125,7 +125,7 @@ ABOVE: Final = tuple(
 
 
 def legal_mask(hand: int, trick: list[int], mode: int) -> int:
-    """The cards of ``hand`` that may be played on ``trick`` (docs/rules.md 3, "Playing a card")."""
+    """The cards of ``hand`` that may be played on ``trick`` (docs/rules/jass.md, "Playing a card")."""
     if not trick:
         return hand
     lead = trick[0] // 9

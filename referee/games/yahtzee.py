@@ -23,17 +23,17 @@ scripts the rolls: each item is one roll, the values of exactly the dice rolled 
 for a turn's first roll, as many as the reroll names after).  When the script runs out the
 seeded generator takes over.
 
-Decisions (from docs/rules.md, marked *seed* when the seed text settles it, else ours):
+Decisions (from docs/rules/yahtzee.md, marked *seed* when the seed text settles it, else ours):
 
-1. Upper bonus, Yahtzee: +35 when Ones..Sixes total **63 or more** (docs/rules.md; the seed
+1. Upper bonus, Yahtzee: +35 when Ones..Sixes total **63 or more** (docs/rules/yahtzee.md; the seed
    says "exceeds 63").
 2. Upper bonus, Yams: 30 + (upper total - 60) when the upper total is **60 or more**
-   (docs/rules.md; the seed says "exceeds 60", e.g. 65 gives 35).
+   (docs/rules/yahtzee.md; the seed says "exceeds 60", e.g. 65 gives 35).
 3. Yams Plus and Minus are not counted themselves; Delta = Plus - Minus is, and may be
-   negative (docs/rules.md).  Ours: Plus and Minus may be filled in either order with any dice
+   negative (docs/rules/yahtzee.md).  Ours: Plus and Minus may be filled in either order with any dice
    (no "Plus must beat Minus" condition, which the seed does not have); Delta counts in a
    running total only once both are filled.
-4. Joker rule (Yahtzee only, docs/rules.md and seed): when a Yahtzee is rolled and the Yahtzee box
+4. Joker rule (Yahtzee only, docs/rules/yahtzee.md and seed): when a Yahtzee is rolled and the Yahtzee box
    holds 50, the turn earns +100; the upper box of the face must be filled if empty; else
    any empty lower box may be filled at full value (full house 25, straights 30 and 40, the
    kinds and chance the dice sum); else an empty upper box must be filled with 0.  With 0
@@ -48,7 +48,7 @@ Decisions (from docs/rules.md, marked *seed* when the seed text settles it, else
 7. Yams small straight: 4 dice in a row (45); large straight: 5 in a row (50) (*seed*: the
    same runs as Yahtzee, not the 1-2-3-4-5 / 2-3-4-5-6 split some French tables use).
 8. Yams four of a kind 40 + the sum of all five dice; full house 30 + sum; Yahtzee 50 + sum
-   (docs/rules.md; the seed's "目の合計" is read as all the dice).  Rigole: exactly four equal dice
+   (docs/rules/yahtzee.md; the seed's "目の合計" is read as all the dice).  Rigole: exactly four equal dice
    whose face plus the fifth die makes 7, 50 points (five equal dice can never make 7).
 9. Ours: seat 0 takes the first turn (the referee decides who sits where); there are no
    settings and no cap (a game always lasts players x boxes turns).

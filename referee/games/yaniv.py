@@ -14,10 +14,10 @@ distinct discards (``5H 5S 5D X1 X2``; four of a kind and a joker, 165), which c
 up to three draws would make lists of 300 to 500 actions.  Bots evaluate each discard with
 its best follow-up draw just as well across two calls.
 
-Rule decisions (docs/rules.md **Decisions** first, then the ones taken here where both texts are
+Rule decisions (docs/rules/yaniv.md **Decisions** first, then the ones taken here where both texts are
 silent):
 
-- *Joker discards* (docs/rules.md): a multi-card discard holds at least one natural card; a run
+- *Joker discards* (docs/rules/yaniv.md): a multi-card discard holds at least one natural card; a run
   lands lowest rank first, a joker at the rank it stands for; a set in the order chosen.
 - *Which joker* does not matter: each set or run appears once per distinct meaning, a group
   uses X1 before X2, and a joker alone is one discard (see :mod:`yaniv_groups`).
@@ -34,17 +34,17 @@ silent):
   The declarer scores 0 if every other player is strictly higher, else 30 plus their own
   points (Assaf); the others always score their own points.  All hands are revealed in a
   public event.
-- *Turn cap* (docs/rules.md): a round without a Yaniv ends after ``max_turns_per_round`` turns
+- *Turn cap* (docs/rules/yaniv.md): a round without a Yaniv ends after ``max_turns_per_round`` turns
   (300); every player scores their hand, and the hands are revealed as after a Yaniv.
-- *Halving* (docs/rules.md): after adding a round, a total of exactly 100 becomes 50; otherwise a
+- *Halving* (docs/rules/yaniv.md): after adding a round, a total of exactly 100 becomes 50; otherwise a
   total of exactly 50 becomes 25 (also a player halved to 50 in an earlier round who added 0
   since); a total above 100 is out.
-- *Next starter* (docs/rules.md): the lowest hand of the round; ties go to the declarer, else the
+- *Next starter* (docs/rules/yaniv.md): the lowest hand of the round; ties go to the declarer, else the
   first tied player after the declarer.  Decided here: only players still in count (one who
   went out in that round does not start), and after a capped round the player who was to
   move stands in for the declarer.  The first round's starter is
   drawn by the seeded RNG.
-- *Ranking* (docs/rules.md): the player left wins; the others by the round they went out (later
+- *Ranking* (docs/rules/yaniv.md): the player left wins; the others by the round they went out (later
   is better), then by lower total, equal totals tied.  If all remaining players go out in the
   same round, the lowest totals among them win.  The match cap ``max_rounds`` (200) ends it
   with :attr:`Termination.CAP`, remaining players ranked by lower total.
@@ -318,6 +318,7 @@ class YanivGame(Game):
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 8
     default_players: ClassVar[int] = 4
+    lower_scores_win: ClassVar[bool] = True
     short_match_settings: ClassVar[Mapping[str, Any]] = {"max_rounds": 3}
     settings_spec: ClassVar[tuple[Setting, ...]] = (
         Setting("max_turns_per_round", 300, "safety cap: a round without a Yaniv ends after this many turns",

@@ -7,17 +7,17 @@ game.  The first group to capture its number of honours (A K Q J, 16 in all) win
 battle: kan 9 / mukan 8 in battles 1 and 3, 8 / 9 in battle 2.  A kan win leads to the next
 battle, a mukan win or the end of battle 3 ends the game, scored by :func:`game_points`.
 
-Decisions (docs/rules.md **Decisions**, then those taken here where docs/rules.md and the seed are silent):
+Decisions (docs/rules/yoninkan.md **Decisions**, then those taken here where that page and the seed are silent):
 
 - *Deck*: 40 cards (the seed's "50" is a typo); the joker is ``X1``; honours are A K Q J.
 - *Trump*: battle 1 of game g is clubs, diamonds, hearts, clubs, ... (g = 1, 2, 3, ...); of
   the match's last game, spades.  Battle 1 is led by the holder of AS (last game: AC).
 - *重カン*: one player holding the trump J and the joker is partnered with the player opposite.
-- *Seat change* (docs/rules.md): before battle 2, if the partners sit side by side, the kan partner
+- *Seat change* (docs/rules/yoninkan.md): before battle 2, if the partners sit side by side, the kan partner
   who did not hold the joker swaps places with the mukan player opposite the joker holder.
   It lasts for battles 2 and 3 of that game; every game's battle 1 is played in seat order
   0-1-2-3 (the convention that seats are numbered in play order).
-- *決め役* (docs/rules.md): before battle 2 the battle-1 trump-J holder (A) shows 2 cards of the new
+- *決め役* (docs/rules/yoninkan.md): before battle 2 the battle-1 trump-J holder (A) shows 2 cards of the new
   hand to the battle-1 joker holder (B), who names trump and leads; before battle 3 B shows,
   A names and leads.  重カン: the holder is B, the partner opposite is A.  Showing is one
   action naming both cards; the cards stay in the shower's hand.
@@ -25,23 +25,23 @@ Decisions (docs/rules.md **Decisions**, then those taken here where docs/rules.m
   card.  A led joker names the suit to follow (part of the action: ``play X1 call H``).
 - *The joker in trick 10* is the weakest card.  Led there, it stands as the lowest card of
   the suit it names: it wins only if nobody plays that suit or a trump.
-- *Declarations* (docs/rules.md): only in trick 1, attached to the card played; at most one per
+- *Declarations* (docs/rules/yoninkan.md): only in trick 1, attached to the card played; at most one per
   group per battle; battle 1 offers only kan's ``16`` (rule 17), battles 2 and 3 ``skunk`` /
   ``16`` to kan and ``reverse_skunk`` / ``reverse_16`` to mukan.  Playing the joker in
   trick 1 forces one (it is played without one only if its group has already declared).
 - *Who is offered a declaration*: only a seat that knows its group.  In battle 1 that is the
   holder of the trump J or of the joker; the partner of a 重カン holder does not know it is
   kan, so it is offered none.  From battle 2 on every seat knows its group.
-- *Skunk and the right to 16* (docs/rules.md): when kan reaches its number while mukan holds no
+- *Skunk and the right to 16* (docs/rules/yoninkan.md): when kan reaches its number while mukan holds no
   honour and kan has declared nothing, the trick winner is asked ``declare 16`` / ``pass``;
   the same for mukan with reverse 16, except in battle 1 (rule 17: a mukan win there is a
   plain win).  A group that declared in trick 1 has used its one declaration: a declared
   skunk that succeeds ends the battle.
 - *Open declarations*: play goes on while one is open, even past the battle's number; it
   fails the moment the other group captures an honour, and the battle ends there.
-- *One bonus per battle* (docs/rules.md): the final one; a 16 (reverse 16) declared after a skunk
+- *One bonus per battle* (docs/rules/yoninkan.md): the final one; a 16 (reverse 16) declared after a skunk
   replaces it: 16 scores +16 (not +18), 16 failed -32.
-- *Reverse 16 failed* is a kan win (+64 added), as docs/rules.md decides.
+- *Reverse 16 failed* is a kan win (+64 added), as docs/rules/yoninkan.md decides.
 - *Points*: per game, each kan player gets :func:`game_points` of the battle results, each
   mukan player the negative (zero-sum).  The match ranks players by total, ties allowed.
   Every game ends after at most 3 battles of at most 10 tricks, so no safety cap is needed.

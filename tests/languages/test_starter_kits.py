@@ -10,6 +10,8 @@ Node.js kit runs ``npm ci``, like the Node.js sample bots.
 from __future__ import annotations
 
 import os
+import re
+import shlex
 import shutil
 import socket
 import subprocess
@@ -21,7 +23,9 @@ import pytest
 from click.testing import CliRunner
 
 from arena.cli import main
+from arena.resources import doc_pages
 from arena.starter_kit import BUILD, DEBUG_ADDRESS, LANGUAGES, write_starter_kit
+from referee.games import game_names
 from referee.sandbox import BWRAP
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -88,6 +92,11 @@ def test_every_kit_readme_says_how_to_build_run_debug_and_check(tmp_path: Path) 
             assert heading in readme, (language, heading)
         assert "arena check-bot ." in readme and f"ARENA_BOT_ADDRESS={DEBUG_ADDRESS}" in readme
         assert f"arena check-bot {DEBUG_ADDRESS}" in readme
+    for game in game_names():  # the docs a kit README names are pages `arena docs` has
+        write_starter_kit(kit := tmp_path / f"python-{game}", "python", games=(game,))
+        readme = (kit / "README.md").read_text(encoding="utf-8")
+        assert set(re.findall(r"`arena docs ([^`]+)`", readme)) == {"protocol", f"rules/{game}"}
+        assert f"`docs/rules/{game}.md`" in readme and {"protocol", f"rules/{game}"} <= set(doc_pages())
 
 
 def test_new_bot_refuses_a_folder_with_files_a_bad_name_and_an_unknown_game(tmp_path: Path) -> None:
@@ -142,3 +151,48 @@ def test_kits_are_made_from_the_sample_bots_not_a_second_copy(tmp_path: Path) ->
         assert os.access(kit / "build.sh", os.X_OK) or language != "go"
     for proto in (ROOT / "proto" / "arena" / "v1").glob("*.proto"):
         assert (tmp_path / "go" / "proto" / "arena" / "v1" / proto.name).read_bytes() == proto.read_bytes()
+
+
+def readme_commands(readme: str, program: str) -> list[str]:
+    """The README's shell lines that run ``program`` (its comment cut off)."""
+    return [line.partition("  #")[0] for line in readme.splitlines() if line.startswith(f"{program} ")]
+
+
+ARENA = Path(sys.executable).with_name("arena")
+"""The installed command, as a kit's user runs it."""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", game_names())
+def test_the_python_kit_readme_play_commands_run_through_the_real_cli(tmp_path: Path, game: str) -> None:
+    """Each game's kit README: `arena play` against itself, then with the bot by address, as
+    written (four seats where the game needs four: issue 25's Jass kit gave two)."""
+    kit = tmp_path / "kit"
+    write_starter_kit(kit, "python", games=(game,))
+    readme = (kit / "README.md").read_text(encoding="utf-8")
+    itself, by_address = readme_commands(readme, "arena play")
+    assert f"--game {game} " in itself and DEBUG_ADDRESS in by_address and "-v: every move" in readme
+    [start] = readme_commands(readme, f"ARENA_BOT_ADDRESS={DEBUG_ADDRESS}")
+    address = f"127.0.0.1:{free_port()}"
+    bot = subprocess.Popen(["bash", "-c", start.replace(DEBUG_ADDRESS, address)], cwd=kit,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        for line in (itself, by_address.replace(DEBUG_ADDRESS, address)):
+            done = subprocess.run([str(ARENA), *shlex.split(line)[1:]], cwd=kit, capture_output=True, text=True,
+                                  timeout=600)
+            assert done.returncode == 0, f"{line}\n{done.stdout[-2000:]}\n{done.stderr[-2000:]}"
+            assert f"{game} (" in done.stdout and "kit@0.1" in done.stdout
+    finally:
+        bot.terminate()
+        bot.wait(timeout=10)
+
+
+def test_every_kit_readme_gives_the_same_play_commands_as_the_python_kit(tmp_path: Path) -> None:
+    """The commands do not depend on the language, so the Python kit's test covers them all."""
+    for game in ("*", *game_names()):
+        games = (game,)
+        commands = set()
+        for language in LANGUAGES:
+            write_starter_kit(kit := tmp_path / f"{language}-{game.strip('*')}", language, name="kit", games=games)
+            commands.add(tuple(readme_commands((kit / "README.md").read_text(encoding="utf-8"), "arena ")))
+        assert len(commands) == 1, (game, commands)

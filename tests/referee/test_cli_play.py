@@ -55,10 +55,50 @@ def test_play_prints_the_log_and_result_and_the_record_replays(tmp_path: Path) -
     assert record["game"] == "yahtzee" and record["seed"] == 42 and record["faults"] == []
     replayed = arena("replay", str(log))
     assert replayed.returncode == 0 and "replay OK" in replayed.stdout
+    ranks = ", ".join(str(rank + 1) for rank in record["ranking"])  # 1 is the winner, as in every table
+    assert replayed.stdout.rstrip().endswith(f"; ranks {ranks})") and ranks in ("1, 2", "2, 1")
     record["moves"][3]["index"] += 1
     log.write_text(json.dumps(record))
     tampered = arena("replay", str(log))
     assert tampered.returncode == 1 and "MISMATCH" in tampered.stdout
+
+
+def test_a_fixed_seat_count_is_said_once() -> None:
+    """Issue 25: "yoninkan is played by 4 to 4 players"; likewise `arena games` said "4-4 players"."""
+    assert_one_line_error(arena("play", "--game", "yoninkan", *["--bot", RANDOM_BOT] * 3),
+                          "yoninkan is played by 4 players, not 3")
+    listed = arena("games")
+    assert "yoninkan: variants standard; 4 players (default 4)" in listed.stdout
+    assert "yaniv: variants standard; 2 to 8 players (default" in listed.stdout
+    markdown = arena("games", "--format", "markdown").stdout
+    assert "| jass | schieber | 4 players |" in markdown and "| yahtzee | yahtzee, yams | 1 to 8 players |" in markdown
+
+
+@pytest.mark.parametrize(("fields", "error"), [
+    ('command = 5', "'command' must be a list of strings, e.g. command = [\"{python}\", \"bot.py\"], not an integer"),
+    ('command = "touch started"', "'command' must be a list of strings, e.g. command = [\"{python}\", \"bot.py\"], "
+                                  "not a string"),
+    ('command = ["touch", "started"]\ngames = "yaniv"', "'games' must be a list of strings, e.g. games = [\"yaniv\"] "
+                                                          "or [\"*\"], not a string"),
+    ('command = ["touch", "started"]\ngames = ["yaniv", 7]', "'games' must be a list of strings, e.g. games = "
+                                                              "[\"yaniv\"] or [\"*\"], not a list holding an integer"),
+    ('command = ["touch", "started"]\nversion = 1.0', "'version' must be a string, not a number"),
+])
+@pytest.mark.parametrize("command", [["play", "--game", "yaniv", "--bot", "BOT", "--bot", RANDOM_BOT],
+                                     ["check-bot", "BOT"],
+                                     ["tournament", "run", "--game", "yaniv", "--bot", "BOT", "--bot", RANDOM_BOT]])
+def test_a_manifest_field_of_the_wrong_type_is_a_manifest_error_before_any_bot_starts(
+        tmp_path: Path, fields: str, error: str, command: list[str]) -> None:
+    """Issue 25: `command = 5` was an internal error, `games = "yaniv"` was taken as ["yaniv"]."""
+    bot = tmp_path / "bot"
+    bot.mkdir()
+    (bot / "bot.toml").write_text(f'name = "typo"\n{fields}\n')
+    db = tmp_path / "t.db"
+    args = [str(bot) if arg == "BOT" else arg for arg in command] + ["--sandbox", "none"]
+    result = arena(*args, *(["--db", str(db)] if command[0] == "tournament" else []))
+    assert_one_line_error(result, f"Error: bot manifest {bot / 'bot.toml'}: {error}")
+    assert result.returncode == 1 and result.stdout == ""
+    assert not (bot / "started").exists() and not db.exists()
 
 
 def test_unknown_game_is_a_one_line_error() -> None:
@@ -147,6 +187,14 @@ def test_log_out_into_a_missing_folder_is_refused_before_the_match() -> None:
     assert result.stdout == "", "no match may be played"
 
 
+def test_log_out_where_no_file_can_be_made_is_refused_before_the_match() -> None:
+    """Issue 25: /proc is a folder that root may "write", yet it takes no files: the match was
+    played, then its record went to the temporary folder instead."""
+    result = arena("play", "--game", "yahtzee", "--bot", RANDOM_BOT, "--bot", RANDOM_BOT, "--log-out", "/proc/m.json")
+    assert_one_line_error(result, "--log-out /proc/m.json: cannot create files in /proc")
+    assert result.stdout == ""  # no seats, no match
+
+
 def test_log_out_naming_a_folder_is_refused(tmp_path: Path) -> None:
     result = arena("play", "--game", "yahtzee", "--bot", RANDOM_BOT, "--log-out", str(tmp_path))
     assert_one_line_error(result, f"--log-out {tmp_path}: is a folder")
@@ -210,14 +258,61 @@ def test_play_with_a_bot_that_never_becomes_ready_records_the_forfeit(tmp_path: 
                              "--bot", str(bot), "--bot", RANDOM_BOT, "--log-out", str(log)],
                             capture_output=True, text=True, timeout=120, cwd=ROOT,
                             env=dict(os.environ, TMPDIR=str(private_tmp)))
-    assert_one_line_error(result, "seat 0 forfeited at start-up: bot broken: process exited before serving; "
-                                  "exited with status 4: cannot start")
+    assert_one_line_error(result, "seat 0 (broken) forfeited at start-up: bot broken: process exited before "
+                                  "serving; exited with status 4: cannot start")
     assert "broken (forfeited)" in result.stdout and f"match record written to {log}" in result.stdout
     record = json.loads(log.read_text())
     assert record["forfeited"] == [0] and [f["kind"] for f in record["faults"]] == ["startup"]
     assert record["ranking"] == [1, 0]
     assert arena("replay", str(log)).returncode == 0
     assert list(private_tmp.iterdir()) == [], "the bots' folders must be removed"
+
+
+HOSTILE = ROOT / "tests" / "bots"
+
+
+def test_play_json_gives_the_winner_rank_1() -> None:
+    """Issue 25: ``rank`` was 0-based in ``play --format json``, 1-based in tables and the API."""
+    result = arena("play", "--game", "yahtzee", "--bot", HEURISTIC, "--bot", RANDOM_BOT, "--seed", "42",
+                   "--format", "json")
+    assert result.returncode == 0, result.stderr
+    rows = json.loads(result.stdout)
+    assert sorted(row["rank"] for row in rows) == [1, 2]
+    table = arena("play", "--game", "yahtzee", "--bot", HEURISTIC, "--bot", RANDOM_BOT, "--seed", "42", "-q")
+    first = next(line for line in table.stdout.splitlines() if line.strip("│ ").startswith("1 "))
+    winner = next(row for row in rows if row["rank"] == 1)
+    assert f" {winner['seat']} " in first and winner["bot"] in first  # the table's rank 1 is the JSON's
+
+
+def test_a_mid_match_forfeit_exits_1_and_the_summary_agrees_with_the_ranking(tmp_path: Path) -> None:
+    """Issue 25: the crashing bot is ahead when it dies (seed 1), so the engine ranks it first;
+    the summary said "seat 0 wins" beside a table ranking it second, and ``play`` exited 0."""
+    log = tmp_path / "m.json"
+    result = arena("play", "--game", "yaniv", "--bot", str(HOSTILE / "crash.toml"), "--bot", RANDOM_BOT, "--seed",
+                   "1", "--sandbox", "none", "-q", "--log-out", str(log))
+    assert_one_line_error(result, "seat 0 (hostile-crash@1.0) forfeited at move ", "process_exit")
+    record = json.loads(log.read_text())
+    assert record["engine_ranking"] == [0, 1] and record["ranking"] == [1, 0]
+    summary = "yaniv (standard), seed 1: seat 1 (random@1.0) wins: seat 0 (hostile-crash@1.0) forfeited"
+    assert summary in result.stdout
+    as_json = arena("play", "--game", "yaniv", "--bot", str(HOSTILE / "crash.toml"), "--bot", RANDOM_BOT, "--seed",
+                    "1", "--sandbox", "none", "--format", "json")
+    assert as_json.returncode == 1 and "forfeited at move" in as_json.stderr
+    assert [(row["rank"], row["forfeited"]) for row in json.loads(as_json.stdout)] == [(2, True), (1, False)]
+    assert arena("replay", str(log)).returncode == 0
+    # A record stored before the summary named the winner after forfeits still replays clean;
+    # another reason does not.
+    engine_says = record["reason"].split("(the engine's result before forfeits: ", 1)[1][:-1]
+    for reason, code in ((f"{engine_says}; forfeited: seat 0 (hostile-crash@1.0)", 0), ("seat 0 wins", 1)):
+        log.write_text(json.dumps(dict(record, reason=reason)))
+        assert arena("replay", str(log)).returncode == code, reason
+
+
+def test_a_start_up_forfeit_exits_1_like_a_mid_match_one() -> None:
+    result = arena("play", "--game", "yahtzee", "--bot", str(HOSTILE / "never-healthy.toml"), "--bot", RANDOM_BOT,
+                   "--sandbox", "none", "--startup-timeout", "1", "-q")
+    assert_one_line_error(result, "seat 0 (hostile-never-healthy@1.0) forfeited at start-up")
+    assert "hostile-never-healthy@1.0 (forfeited)" in result.stdout
 
 
 def test_a_bot_that_is_not_built_gets_the_build_step(tmp_path: Path) -> None:

@@ -13,7 +13,7 @@ import pytest
 
 from referee.bots import resolve_bot
 from referee.match import MatchConfig, TimeControl, run_match
-from referee.replay import replay
+from referee.replay import StopReplay, replay
 from referee.result import MatchRecord, MoveStatus
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -173,3 +173,20 @@ def test_a_malformed_record_is_a_one_line_value_error(faulty: Data, path: tuple[
     with pytest.raises(ValueError) as error:
         MatchRecord.from_json(data)
     assert message in str(error.value) and "\n" not in str(error.value)
+
+
+def test_a_callback_may_stop_the_replay_without_a_finding_bug(faulty: Data) -> None:
+    """Issue 25: the web viewer stopped after its page of steps by raising from ``on_state``, and
+    the replay reported that as "the engine failed on the record" for every good record."""
+    record = MatchRecord.from_json(faulty)
+    seen: list[int] = []
+
+    def first_three(number: int, state: object) -> None:
+        if number == 3:
+            raise StopReplay
+        seen.append(number)
+
+    report = replay(record, first_three)
+    assert report.stopped and report.problems == [] and seen == [0, 1, 2]
+    whole = replay(record, lambda number, state: None)
+    assert not whole.stopped and whole.ok

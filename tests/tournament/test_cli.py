@@ -80,7 +80,8 @@ class TestResults:
 
     def test_matches_and_show(self, played, tmp_path):
         listed = json.loads(invoke("matches", "--format", "json", "--bot", "random", "--db", str(played)).output)
-        assert [m["id"] for m in listed] == [2, 1] and all(m["status"] == "done" for m in listed)
+        assert (listed["total"], listed["truncated"], listed["next_after"]) == (2, False, None)
+        assert [m["id"] for m in listed["matches"]] == [2, 1] and all(m["status"] == "done" for m in listed["matches"])
         shown = invoke("show", "1", "--db", str(played))
         assert shown.exit_code == 0
         assert "gin_rummy (standard)" in shown.output and "decision times" in shown.output
@@ -133,7 +134,7 @@ class TestBadInput:
         (["--game", "yahtzee", "--variant", "poker"], "no variant 'poker'"),
         (["--game", "gin_rummy", "--setting", "colour=red"], "no setting 'colour'"),
         (["--game", "gin_rummy", "--only-one"], "at least 2 bots"),
-        (["--game", "yahtzee", "--table-size", "9"], "outside the game's 1..8"),
+        (["--game", "yahtzee", "--table-size", "9"], "table size 9 is outside what the game seats (1 to 8 players)"),
         (["--game", "yahtzee", "--gin-bot"], "does not play yahtzee"),
     ])
     def test_bad_tournament_options(self, tmp_path, sample_bots, args, text):
@@ -210,6 +211,27 @@ class TestNothingWrittenOnBadInput:
         assert_one_line_error(result, "table size 99")
         assert not db.exists()
 
+    @pytest.mark.parametrize(("where", "text"), [("missing/t.db", "folder {tmp}/missing does not exist"),
+                                                 ("/proc/t.db", "cannot create files in /proc")])
+    def test_tournament_run_checks_its_database_path_before_any_bot_starts(self, tmp_path, sample_bots, where, text):
+        """Issue 25: a --db that cannot be written was found only after the pre-flight started every bot."""
+        marker = tmp_path / "bot"
+        marker.mkdir()
+        (marker / "bot.toml").write_text('name = "marker"\ncommand = ["touch", "started"]\n')
+        db = tmp_path / where
+        result = invoke("tournament", "run", "--game", "yahtzee", "--bot", str(marker), "--bot",
+                        str(sample_bots / "random_bot"), "--sandbox", "none", "--db", str(db))
+        assert result.exit_code == 2 and "Traceback" not in result.output
+        assert result.output.strip().splitlines()[-1] == \
+            f"Error: Invalid value for --db: {db}: {text.format(tmp=tmp_path)}" + \
+            (" (No such file or directory)" if "/proc" in text else "")
+        assert not (marker / "started").exists()
+
+    def test_demo_checks_its_database_path_first(self, tmp_path):
+        result = invoke("demo", "--db", "/proc/demo.db")
+        assert result.exit_code == 2 and "cannot create files in /proc" in result.output
+        assert "demo finished" not in result.output and "yahtzee" not in result.output
+
     def test_show_checks_its_output_path_first(self, played, tmp_path):
         result = invoke("show", "1", "--out", str(tmp_path / "nonexistent" / "m.json"), "--db", str(played))
         assert result.exit_code == 2 and "folder" in result.output and "does not exist" in result.output
@@ -229,11 +251,12 @@ class TestTypedOutput:
     """Issue 15: JSON typed with snake_case keys, CSV one value per cell, Markdown aligned."""
 
     def test_matches_json_is_typed(self, played):
-        rows = json.loads(invoke("matches", "--format", "json", "--db", str(played)).output)
-        assert set(rows[0]) == {"id", "tournament", "game", "variant", "seed", "players", "ranking", "scores",
-                                "forfeited", "faults", "status", "reason"}
+        rows = json.loads(invoke("matches", "--format", "json", "--db", str(played)).output)["matches"]
+        assert set(rows[0]) == {"id", "tournament", "game", "variant", "seed", "round", "players", "ranking", "scores",
+                                "forfeited", "faults", "status", "reason", "finished"}
         assert isinstance(rows[0]["players"], list) and len(rows[0]["players"]) == 2
-        assert all(isinstance(score, float) for score in rows[0]["scores"]) and rows[0]["ranking"] in ([0, 1], [1, 0])
+        assert all(isinstance(score, float) for score in rows[0]["scores"]) and rows[0]["ranking"] in ([1, 2], [2, 1])
+        assert rows[0]["round"] == 1  # rounds count from 1, as `show` and the tables say
 
     def test_csv_has_one_value_per_cell(self, played):
         import csv
@@ -270,3 +293,81 @@ class TestTypedOutput:
     def test_empty_results_say_so(self, played):
         assert "no matches with status failed in" in invoke("matches", "--status", "failed", "--db", str(played)).output
         assert "no played yahtzee (yahtzee) matches" in invoke("h2h", "--game", "yahtzee", "--db", str(played)).output
+
+
+@pytest.fixture(scope="module")
+def sixty(tmp_path_factory):
+    """60 played Yahtzee matches, the first seat winning the odd ones; every 7th with a timeout."""
+    from referee.result import Fault, FaultKind
+
+    from .helpers import record, tournament_db
+
+    path = tmp_path_factory.mktemp("sixty") / "arena.db"
+    db, tid, _ = tournament_db(path, 2, [(0, 1)] * 60)
+    with db:
+        for match in db.matches(tournament_id=tid):
+            faults = [Fault(0, FaultKind.TIMEOUT, "slow", 0)] if match.id % 7 == 0 else []
+            db.store_result(match.id, record(match.id, [0, 1] if match.id % 2 else [1, 0], faults=faults))
+    return path
+
+
+class TestMatchesListing:
+    """Issue 25: `matches` said nothing when it stopped at 50 rows; ranks were 0-based in json and csv."""
+
+    def test_the_table_says_how_many_of_how_many_and_how_to_go_on(self, sixty):
+        result = invoke("matches", "--db", str(sixty))
+        assert result.exit_code == 0
+        footer = result.output.strip().splitlines()[-1]
+        assert footer.startswith("50 of 60 matches; next: `") and footer.endswith(f"matches --after 11 --db {sixty}`")
+        rest = invoke("matches", "--after", "11", "--db", str(sixty)).output.strip().splitlines()
+        assert rest[-1] == "matches 51 to 60 of 60"
+        ids = [int(line.split()[0]) for line in rest if line.split() and line.split()[0].isdigit()]
+        assert ids == list(range(10, 0, -1))
+
+    def test_json_gives_the_total_whether_it_was_cut_and_where_to_go_on(self, sixty):
+        first = json.loads(invoke("matches", "--format", "json", "--db", str(sixty)).output)
+        assert (first["total"], first["shown"], first["truncated"], first["next_after"]) == (60, 50, True, 11)
+        assert [m["id"] for m in first["matches"]] == list(range(60, 10, -1))
+        second = json.loads(invoke("matches", "--format", "json", "--after", "11", "--db", str(sixty)).output)
+        assert (second["total"], second["shown"], second["truncated"], second["next_after"]) == (60, 10, False, None)
+        everything = json.loads(invoke("matches", "--format", "json", "--all", "--db", str(sixty)).output)
+        assert [m["id"] for m in everything["matches"]] == list(range(60, 0, -1)) and not everything["truncated"]
+        paged, after = [], None
+        while True:  # keyset pages of 25 cover the listing exactly once
+            page = json.loads(invoke("matches", "--format", "json", "--limit", "25", "--db", str(sixty),
+                                     *(["--after", str(after)] if after else [])).output)
+            paged += [m["id"] for m in page["matches"]]
+            after = page["next_after"]
+            if after is None:
+                break
+        assert paged == list(range(60, 0, -1))
+
+    def test_csv_says_it_was_cut_on_stderr_only(self, sixty):
+        result = CliRunner().invoke(main, ["matches", "--format", "csv", "--db", str(sixty)])
+        assert result.exit_code == 0
+        assert len(result.stdout.splitlines()) == 1 + 50 * 2  # header, a row per seat
+        assert result.stderr.startswith("50 of 60 matches; next: ") and "--after 11 --format csv" in result.stderr
+
+    def test_ranks_count_from_1_and_csv_booleans_are_lowercase(self, sixty):
+        rows = json.loads(invoke("matches", "--format", "json", "--limit", "1", "--db", str(sixty)).output)["matches"]
+        assert rows[0]["id"] == 60 and rows[0]["ranking"] == [2, 1]  # even match: the second seat won
+        csv_rows = invoke("matches", "--format", "csv", "--limit", "1", "--db", str(sixty)).output.splitlines()
+        assert csv_rows[0] == ("match,tournament,game,variant,seed,round,seat,bot,rank,score,forfeited,status,reason,"
+                               "finished")
+        assert csv_rows[1].startswith("60,1,yahtzee,yahtzee,59,1,0,bot0@1,2,9.0,false,done,test,")
+        assert csv_rows[2].startswith("60,1,yahtzee,yahtzee,59,1,1,bot1@1,1,10.0,false,done,test,")
+
+    def test_times_are_iso_8601_with_the_offset(self, sixty):
+        from datetime import datetime
+
+        row = json.loads(invoke("matches", "--format", "json", "--limit", "1", "--db", str(sixty)).output)["matches"][0]
+        assert datetime.fromisoformat(row["finished"]).utcoffset() is not None
+        listed = json.loads(invoke("tournament", "list", "--format", "json", "--db", str(sixty)).output)
+        assert datetime.fromisoformat(listed[0]["created"]).utcoffset() is not None
+
+    def test_faults_lists_only_matches_where_a_bot_faulted(self, sixty):
+        found = json.loads(invoke("matches", "--faults", "--format", "json", "--db", str(sixty)).output)
+        assert [m["id"] for m in found["matches"]] == [56, 49, 42, 35, 28, 21, 14, 7] and found["total"] == 8
+        assert all(m["faults"] == 1 for m in found["matches"])
+        none = invoke("matches", "--faults", "--status", "failed", "--db", str(sixty))
+        assert "no matches with status failed, faults in" in none.output

@@ -131,7 +131,7 @@ def test_ctrl_c_keeps_finished_matches_and_resume_completes(tmp_path, reference)
     code, out, err = finish(process)
     assert code == 130, err
     assert "stopping: finishing the" in err and "Traceback" not in err
-    assert "resume with `arena tournament resume 1" in out
+    assert f"resume with `{sys.executable} -m arena.cli tournament resume 1 --db {db}`" in out  # as run
     stored = done_count(db)
     assert 3 <= stored < TOTAL
     conn = sqlite3.connect(db)

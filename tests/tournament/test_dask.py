@@ -186,7 +186,7 @@ def test_ctrl_c_on_a_local_dask_cluster_then_resume(tmp_path, cluster, reference
     assert code == 130, err
     assert "matches run on a local Dask cluster: 2 worker(s), 2 at once" in out
     assert "stopping: finishing the" in err and "Traceback" not in err
-    assert "resume with `arena tournament resume 1" in out
+    assert f"resume with `{sys.executable} -m arena.cli tournament resume 1 --db {db}`" in out  # as run
     assert 3 <= done_count(db) < TOTAL
 
     code, out, err = finish(arena("tournament", "resume", "1", "--executor", "dask", "--scheduler", cluster,

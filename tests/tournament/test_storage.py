@@ -122,9 +122,9 @@ class TestBots:
 
     def test_changed_files_under_the_same_version_are_refused(self, tmp_path):
         db = Database(tmp_path / "a.db")
-        db.register_bot(name="x", version="1", files_hash="h")
+        db.register_bot(name="x", version="1", files_hash="h", manifest="/bots/x/bot.toml")
         with pytest.raises(BotConflictError, match="new version"):
-            db.register_bot(name="x", version="1", files_hash="other")
+            db.register_bot(name="x", version="1", files_hash="other", manifest="/bots/x/bot.toml")
 
 
 class TestMatches:

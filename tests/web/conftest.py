@@ -60,6 +60,45 @@ def played_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return db
 
 
+LONG_NAME = "random-bot-with-a-rather-long-name-{}"
+"""The copies of the random bot in :func:`every_game_db`: long names, to test that columns fit."""
+
+
+def random_copies(folder: Path, count: int) -> list[Path]:
+    """``count`` copies of the random sample bot under different (long) names."""
+    source = SAMPLE_BOTS / "random_bot"
+    copies = []
+    for number in range(1, count + 1):
+        bot = folder / f"random{number}"
+        bot.mkdir(parents=True)
+        bot.chmod(0o755)
+        shutil.copy(source / "bot.py", bot / "bot.py")
+        manifest = (source / "bot.toml").read_text(encoding="utf-8")
+        (bot / "bot.toml").write_text(manifest.replace('name = "random"', f'name = "{LONG_NAME.format(number)}"'),
+                                      encoding="utf-8")
+        copies.append(bot)
+    return copies
+
+
+@pytest.fixture(scope="session")
+def every_game_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A database with a real short tournament of every game (each game's heuristic sample bot
+    against copies of the random bot), then an eight-seat Yahtzee one (tournament 6)."""
+    folder = tmp_path_factory.mktemp("every-game-db")
+    db = folder / "arena.db"
+    copies = random_copies(folder / "bots", 8)
+    common = ["--rounds", "1", "--workers", "1", "--keep-alive", "--quiet", "--seed", "5", "--db", str(db)]
+    heuristics = {"gin_rummy": "gin_heuristic", "jass": "jass_heuristic", "yahtzee": "yahtzee_heuristic",
+                  "yaniv": "yaniv_heuristic", "yoninkan": "yoninkan_heuristic"}
+    for game, heuristic in heuristics.items():
+        seats = 4 if game in ("jass", "yoninkan") else 2
+        bots = [str(SAMPLE_BOTS / heuristic), *map(str, copies[:seats - 1])]
+        arena("tournament", "run", "--game", game, *[a for bot in bots for a in ("--bot", bot)], *common)
+    arena("tournament", "run", "--game", "yahtzee", *[a for bot in copies for a in ("--bot", str(bot))],
+          "--table-size", "8", "--name", "eight seats", *common)
+    return db
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -134,3 +173,25 @@ def page(browser: object) -> Iterator[object]:
         yield page
     finally:
         context.close()
+
+
+@pytest.fixture(scope="session")
+def boards_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A database with real short tournaments of the games only arena hosts: Jass (two
+    teams), Yaniv (tables of 3) and Yoninkan (tables of 4), each with the HTML-named bot."""
+    from arena.resources import random_bot_copies
+
+    folder = tmp_path_factory.mktemp("boards-db")
+    xss = write_commenter(folder / "xss_bot")
+    (extra,) = random_bot_copies(folder, 1)
+    db = folder / "arena.db"
+    common = ["--rounds", "1", "--workers", "1", "--keep-alive", "--quiet", "--db", str(db)]
+    arena("tournament", "run", "--game", "jass", "--bot", str(SAMPLE_BOTS / "jass_heuristic"), "--bot", str(xss),
+          "--setting", "target=1000", "--setting", "max_hands=3", "--seed", "5", *common)
+    arena("tournament", "run", "--game", "yaniv", "--bot", str(SAMPLE_BOTS / "yaniv_heuristic"), "--bot",
+          str(SAMPLE_BOTS / "random_bot"), "--bot", str(xss), "--table-size", "3", "--setting", "max_rounds=4",
+          "--seed", "6", *common)
+    arena("tournament", "run", "--game", "yoninkan", "--bot", str(SAMPLE_BOTS / "yoninkan_heuristic"), "--bot",
+          str(SAMPLE_BOTS / "random_bot"), "--bot", str(xss), "--bot", str(extra), "--setting", "games=2",
+          "--seed", "7", *common)
+    return db

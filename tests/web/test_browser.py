@@ -43,14 +43,23 @@ def test_leaderboard_order_is_the_cli_order(server, played_db, page, tmp_path, g
 
 def test_head_to_head_matrix(server, played_db, page, tmp_path):
     page.goto(f"{server.url}/games/yahtzee/yahtzee/h2h")
-    labels = page.locator("table.h2h thead th.col").all_inner_texts()
+    columns = page.locator("table.h2h thead th.col")
+    labels = [columns.nth(k).get_attribute("data-label") for k in range(columns.count())]
     assert len(labels) == 3 and XSS_NAME + "@" + XSS_VERSION in labels
+    # Issue 25: long names were cut off in the column headers; columns are numbered as the rows
+    # (full names there, wrapped, never clipped) and every header's title has the full name.
+    assert columns.all_inner_texts() == ["1", "2", "3"]
+    assert [columns.nth(k).get_attribute("title") for k in range(3)] == [f"{k + 1}: {b}" for k, b in enumerate(labels)]
+    row_heads = page.locator("table.h2h tbody th")
+    assert [row_heads.nth(k).locator("a.label").inner_text() for k in range(3)] == labels
+    assert [row_heads.nth(k).locator(".number").inner_text() for k in range(3)] == ["1", "2", "3"]
+    assert row_heads.evaluate_all("heads => heads.every(h => h.scrollWidth <= h.clientWidth)")
     cli = json.loads(arena("h2h", "--game", "yahtzee", "--format", "json", "--db", str(played_db)).stdout)
     expected = {(c["bot"], c["opponent"]): c["result"] for c in cli}
     rows = page.locator("table.h2h tbody tr").all()
     seen = {}
     for row in rows:
-        bot = row.locator("th").inner_text()
+        bot = row.locator("th a.label").inner_text()
         for column, cell in zip(labels, row.locator("td").all()):
             if bot != column:
                 seen[bot, column] = float(cell.get_attribute("data-result"))
@@ -147,6 +156,9 @@ def test_live_tournament_page_advances_without_reload(page, tmp_path):
         assert page.evaluate("window.__same_page") is True  # updated in place, never reloaded
         assert seen == sorted(seen) and seen[0] == 0
         assert page.locator("#latest tbody tr").count() == total
+        standings = page.locator("#standings tbody tr")  # filled in place too: the page opened with none
+        assert standings.count() == 2
+        assert [standings.nth(k).locator("td").nth(1).inner_text() for k in range(2)] == [str(total)] * 2
         shot(page, tmp_path, "tournament-live")
         no_script_ran(page)
 

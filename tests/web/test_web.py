@@ -4,8 +4,11 @@ through the engine, renderers and escaping, and the `arena serve` CLI's errors."
 from __future__ import annotations
 
 import hashlib
+import math
 import random
+import re
 import sqlite3
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
@@ -17,6 +20,7 @@ from arena.cli import main
 from arena.ratings import rating_table, update_ratings
 from arena.storage import Database
 from arena.web import create_app
+from arena.web.charts import nice_step, nice_ticks, rating_history_svg
 from arena.web.renderers import RenderContext, render_seat, renderer_for
 from arena.web.replay import replay_steps, to_jsonable
 from referee.games import game_names, make_game
@@ -242,7 +246,94 @@ def test_replay_pages_join_up_to_the_whole_replay(client, played_db) -> None:
     while start < whole["total_steps"]:
         page = client.get(f"/api/matches/{match_id}/replay?view=0&from={start}&count=40").json()
         assert page["total_steps"] == whole["total_steps"] and page["start"] == start
+        assert page["problems"] == [], start  # a page that stops the replay early is not a broken record
         pages += page["steps"]
         start += 40
-    assert pages == whole["steps"] and page["problems"] == whole["problems"] == []
+    assert pages == whole["steps"] and whole["problems"] == []
     assert client.get(f"/api/matches/{match_id}/replay?from=x").status_code == 400
+
+
+@pytest.mark.parametrize("url", ["/api/games/nope/standard/ratings", "/api/games/yahtzee/nope/ratings",
+                                 "/api/games/nope/standard/h2h", "/api/games/gin_rummy/yams/h2h",
+                                 "/api/matches?game=nope", "/api/matches?game=yahtzee&variant=standard",
+                                 "/api/matches?variant=nope", "/games/nope/standard", "/games/yahtzee/nope/h2h"])
+def test_unknown_games_and_variants_are_404(client, url):
+    response = client.get(url)
+    assert response.status_code == 404, response.text
+    if url.startswith("/api/"):
+        assert "nope" in response.json()["error"] or "standard" in response.json()["error"]
+
+
+def test_a_known_variant_without_matches_is_an_empty_table(client):
+    assert client.get("/api/games/yahtzee/yams/ratings").json() == []
+    assert client.get("/api/matches?game=yahtzee&variant=yams").json()["total"] == 0
+
+
+def test_api_rounds_count_from_1_times_are_iso_and_rank_1_is_best(client, played_db):
+    with Database(played_db, readonly=True) as db:
+        stored = {m.id: m for m in db.matches(status="done")}
+        tournament = db.tournament(1)
+    listed = client.get("/api/matches").json()["matches"]
+    assert {m["id"]: m["round"] for m in listed} == {i: m.round + 1 for i, m in stored.items()}
+    assert min(m["round"] for m in listed) == 1
+    one = listed[0]
+    page = client.get(f"/matches/{one['id']}").text
+    assert f"round {one['round']}," in page  # the page and the API say the same
+    assert one["finished_at"] == datetime.fromtimestamp(stored[one["id"]].finished_at, timezone.utc) \
+        .isoformat(timespec="seconds") and one["finished_at"].endswith("+00:00")
+    for t in [client.get("/api/tournaments").json()[-1], client.get("/api/tournaments/1").json()]:
+        assert datetime.fromisoformat(t["created_at"]) == datetime.fromtimestamp(int(tournament.created_at),
+                                                                                 timezone.utc)
+        assert datetime.fromisoformat(t["finished_at"]).utcoffset() == timedelta(0)
+    match = client.get(f"/api/matches/{one['id']}").json()
+    best = [s["seat"] for s in match["seats"] if s["rank"] == 1]
+    assert best and match["record"]["ranking"] == [s["rank"] for s in match["seats"]]
+    assert min(match["record"]["ranking"]) == 1
+    replay_json = client.get(f"/api/matches/{one['id']}/replay").json()
+    assert replay_json["ranking"] == replay_json["steps"][-1]["outcome"]["ranking"] == match["record"]["ranking"]
+
+
+def test_tournament_api_has_standings(client, played_db):
+    with Database(played_db, readonly=True) as db:
+        done = db.matches(tournament_id=1, status="done")
+        labels = {b.id: b.label for b in db.bots()}
+    standings = client.get("/api/tournaments/1").json()["standings"]
+    assert sorted(s["bot"] for s in standings) == sorted({labels[b] for m in done for b in m.bot_ids})
+    for row in standings:
+        mine = [m for m in done if row["bot_id"] in m.bot_ids]
+        places = [m.ranking[m.bot_ids.index(row["bot_id"])] for m in mine]
+        assert row["matches"] == len(mine) and row["wins"] == places.count(0)
+        assert row["mean_rank"] == pytest.approx(1 + sum(places) / len(places), abs=1e-4)
+    assert [s["wins"] for s in standings] == sorted((s["wins"] for s in standings), reverse=True)
+
+
+@pytest.mark.parametrize("low, high", [(-3, 37), (0, 50), (-12.7, 58.3), (0.3, 0.9), (12, 12), (-41, 123.4)])
+def test_chart_ticks_are_round_and_cover_the_range(low, high):
+    ticks = nice_ticks(low, high)
+    step = ticks[1] - ticks[0]
+    mantissa = step / 10 ** math.floor(math.log10(step))
+    assert round(mantissa, 6) in (1, 2, 5)
+    assert ticks[0] <= low and ticks[-1] >= high and 2 <= len(ticks) <= 6
+    assert all(abs(t / step - round(t / step)) < 1e-6 for t in ticks)
+    assert nice_step(high - low) == pytest.approx(step)
+
+
+def test_rating_chart_labels_are_round_numbers():
+    history = [{"match": i, "mu": 25 + i * 1.37, "sigma": 8.333 - i * 0.41} for i in range(12)]
+    labels = re.findall(r'<text class="tick" x="40" y="[^"]+" text-anchor="end">([^<]+)</text>',
+                        str(rating_history_svg(history, "t")))
+    assert len(labels) >= 2
+    values = [float(v) for v in labels]
+    step = values[1] - values[0]
+    assert all(v % step == 0 for v in values) and step in (5, 10, 20, 50), labels
+
+
+def test_yaniv_tables_say_lower_scores_are_better(every_game_db):
+    with TestClient(create_app(every_game_db)) as client:
+        yaniv_tid = next(t["id"] for t in client.get("/api/tournaments").json() if t["game"] == "yaniv")
+        for url in ["/", "/games/yaniv/standard", f"/tournaments/{yaniv_tid}"]:
+            assert "mean score (lower is better)" in client.get(url).text, url
+        index = client.get("/").text
+        assert index.count("mean score (lower is better)") == 1  # Yaniv's table only, of five games
+        for url in ["/games/yahtzee/yahtzee", "/games/gin_rummy/standard", "/tournaments/1"]:
+            assert "lower is better" not in client.get(url).text, url

@@ -8,11 +8,13 @@ into a fresh environment and runs the demo and check-bot from there.
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
 import tomllib
 import zipfile
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -58,6 +60,9 @@ def test_arena_proto_writes_the_protocol_and_grpc_health(tmp_path: Path) -> None
     result = CliRunner().invoke(main, ["proto", "--out", str(out)], catch_exceptions=False)
     assert result.exit_code == 0, result.output
     written = sorted(path.relative_to(out) for path in out.rglob("*") if path.is_file())
+    lines = result.output.splitlines()  # issue 25: say what it wrote
+    assert lines[0] == f"wrote {len(written)} .proto files to {out}:"
+    assert sorted(Path(line.strip()).relative_to(out) for line in lines[1:]) == written
     assert written == sorted(proto_files())
     assert Path("arena/v1/bot.proto") in written and HEALTH_PROTO in written
     for relative, source in proto_files().items():
@@ -73,8 +78,20 @@ def wheel_of(source: Path, out: Path) -> set[str]:
         return set(archive.namelist())
 
 
-@pytest.mark.slow
-def test_wheel_ships_sources_new_sample_bots_and_protos_but_no_build_output(tmp_path: Path) -> None:
+@dataclass(frozen=True)
+class BuiltWheel:
+    source: Path
+    """The copy of the source tree it was built from, with planted build output and a new bot."""
+    wheel: Path
+    names: set[str]
+    samples: list[str]
+    """The sample bots' source files, relative to sample_bots/."""
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> BuiltWheel:
+    """One wheel for this module's tests, built from a source copy with build output planted."""
+    tmp_path = tmp_path_factory.mktemp("wheel")
     source = tmp_path / "src"
     shutil.copytree(ROOT, source, ignore=NOT_SOURCE)
     new_bot = source / "sample_bots" / "python" / "planted_heuristic"  # a sample bot added later
@@ -88,7 +105,13 @@ def test_wheel_ships_sources_new_sample_bots_and_protos_but_no_build_output(tmp_
         (source / relative).write_text("build output\n", encoding="utf-8")
 
     names = wheel_of(source, tmp_path / "dist")
+    [wheel] = (tmp_path / "dist").glob("arena-*.whl")
+    return BuiltWheel(source, wheel, names, samples)
 
+
+@pytest.mark.slow
+def test_wheel_ships_sources_new_sample_bots_protos_and_docs_but_no_build_output(built: BuiltWheel) -> None:
+    source, names, samples = built.source, built.names, built.samples
     shipped = sorted(name.removeprefix("arena/sample_bots/") for name in names
                      if name.startswith("arena/sample_bots/") and not name.endswith("/build.sh"))
     assert shipped == samples
@@ -97,6 +120,51 @@ def test_wheel_ships_sources_new_sample_bots_and_protos_but_no_build_output(tmp_
     assert not any(part in name for name in names for part in ("node_modules", "/build/", "__pycache__", ".pyc"))
     protos = {f"arena/proto/{path.relative_to(source / 'proto')}" for path in (source / "proto").rglob("*.proto")}
     assert protos and protos <= names
+    docs = {f"arena/docs/{path.relative_to(source / 'docs')}" for path in (source / "docs").rglob("*.md")}
+    assert {"arena/docs/protocol.md", "arena/docs/rules/jass.md"} <= docs <= names
     modules = {f"{path.relative_to(source)}" for top in ("arena", "referee") for path in (source / top).rglob("*.py")}
     assert modules <= names
+    web = {f"arena/web/{path.relative_to(source / 'arena' / 'web')}" for folder in ("static", "templates")
+           for path in (source / "arena" / "web" / folder).iterdir()}
+    assert web - names == set(), "add these to the arena.web package data in pyproject.toml"  # the favicon
     assert not any(name.startswith(("tests/", "benchmarks/", "scripts/", ".venv/")) for name in names)
+
+
+@pytest.mark.slow
+def test_a_wheel_installed_arena_prints_the_docs_its_kits_and_protos_cite(built: BuiltWheel, tmp_path: Path) -> None:
+    """Installed from the wheel alone (no checkout on the path), `arena docs` reads the pages
+    that kit READMEs and .proto headers name, from inside the installed package."""
+    target = tmp_path / "site"
+    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-compile", "--target",
+                    str(target), str(built.wheel)], check=True, capture_output=True, timeout=300)
+    run_arena = ("import sys, arena; from arena.cli import main; sys.argv[0] = 'arena'; "
+                 "assert arena.__file__.startswith(sys.argv.pop(1)), arena.__file__; main()")
+
+    def arena(*args: str) -> str:
+        result = subprocess.run([sys.executable, "-c", run_arena, str(target), *args], cwd=tmp_path,
+                                env={**os.environ, "PYTHONPATH": str(target)}, capture_output=True, text=True,
+                                timeout=120)
+        assert result.returncode == 0, result.stderr
+        return result.stdout
+
+    listing = arena("docs")
+    assert str(target / "arena" / "docs") in listing and "rules/jass" in listing
+    for page in ("protocol", "writing-a-bot", "rules/jass", "rules/yahtzee"):
+        assert arena("docs", page) == (ROOT / "docs" / f"{page}.md").read_text(encoding="utf-8")
+    assert arena("docs", "docs/protocol.md", "--path").strip() == str(target / "arena" / "docs" / "protocol.md")
+
+
+def test_arena_docs_lists_prints_and_locates_the_pages() -> None:
+    runner = CliRunner()
+    listing = runner.invoke(main, ["docs"], catch_exceptions=False)
+    lines = listing.output.splitlines()
+    assert listing.exit_code == 0 and lines[0].startswith(f"arena's documentation, in {ROOT / 'docs'} ")
+    assert [line.split()[:2] for line in lines[1:] if "Yoninkan" in line] == [["rules/yoninkan", "Yoninkan,"]]
+    page = runner.invoke(main, ["docs", "rules/yaniv"], catch_exceptions=False)
+    assert page.output == (ROOT / "docs" / "rules" / "yaniv.md").read_text(encoding="utf-8")
+    located = runner.invoke(main, ["docs", "docs/protocol.md", "--path"], catch_exceptions=False)
+    assert located.output == f"{ROOT / 'docs' / 'protocol.md'}\n"
+    assert runner.invoke(main, ["docs", "--path"], catch_exceptions=False).output == f"{ROOT / 'docs'}\n"
+    missing = runner.invoke(main, ["docs", "RULES.md"])
+    assert missing.exit_code == 2 and "Error: Invalid value for NAME: no page 'RULES.md' (choose from bots, cli," \
+        in missing.output

@@ -1,5 +1,5 @@
 // A tournament page that follows its progress: polls the JSON API every second while the
-// tournament runs, and updates the counts, bar, status and latest matches in place.
+// tournament runs, and updates the counts, bar, status, standings and latest matches in place.
 (function () {
   "use strict";
   var root = document.getElementById("progress");
@@ -35,6 +35,30 @@
     });
   }
 
+  function standingsRows(rows) {
+    var tbody = document.querySelector("#standings tbody");
+    if (!tbody || !rows.length) return;
+    tbody.textContent = "";
+    rows.forEach(function (s) {
+      var tr = document.createElement("tr");
+      tr.setAttribute("data-bot", String(s.bot_id));
+      var botCell = document.createElement("td");
+      botCell.className = "bot";
+      var link = document.createElement("a");
+      link.href = "/bots/" + encodeURIComponent(s.bot_id);
+      link.textContent = s.bot;
+      botCell.appendChild(link);
+      tr.appendChild(botCell);
+      [s.matches, s.wins, s.mean_rank.toFixed(2), s.mean_score.toFixed(2), s.faults].forEach(function (value, k) {
+        var td = document.createElement("td");
+        td.className = "n" + (k === 4 && value ? " bad" : "");
+        td.textContent = String(value);
+        tr.appendChild(td);
+      });
+      tbody.appendChild(tr);
+    });
+  }
+
   function poll() {
     fetch(api, {cache: "no-store"}).then(function (r) { return r.json(); }).then(function (t) {
       var p = t.progress;
@@ -42,6 +66,7 @@
       set("status", t.status);
       root.setAttribute("data-status", t.status);
       root.querySelector(".fill").style.width = (p.total ? 100 * p.done / p.total : 0) + "%";
+      standingsRows(t.standings);
       latestRows(t.latest);
       var finished = t.status === "finished";
       var running = t.status === "running" || t.status === "created";

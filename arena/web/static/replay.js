@@ -1,5 +1,7 @@
 // The replay viewer: fetches the re-simulated steps from the API and steps through them.
-// Keys: Left/Right one move, Home/End first/last.  Bot-supplied text (names, actions,
+// Keys: Left/Right one move, Home/End first/last.  The address follows the step shown
+// (?step=N), and a page opened with ?step=N starts there, however far into the match.
+// Bot-supplied text (names, actions,
 // comments, events) goes in with textContent only; the board is the server's escaped drawing.
 (function () {
   "use strict";
@@ -44,6 +46,14 @@
     });
   }
 
+  function followStep(i) {  // replace, not push: stepping through a match is not a history of pages
+    var params = new URLSearchParams(window.location.search);
+    if (i) params.set("step", String(i)); else params.delete("step");  // step 0 is the plain address
+    var query = params.toString();
+    var url = window.location.pathname + (query ? "?" + query : "");
+    if (url !== window.location.pathname + window.location.search) window.history.replaceState(null, "", url);
+  }
+
   function show(i) {
     if (!data) return;
     index = Math.max(0, Math.min(data.steps.length - 1, i));
@@ -51,6 +61,7 @@
     counter.textContent = "step " + index + "/" + (total - 1) + (data.steps.length < total ? " (loading)" : "");
     counter.setAttribute("data-step", String(index));
     counter.setAttribute("data-last", String(total - 1));
+    if (pending === null) followStep(index);
     board.innerHTML = step.html;  // server-made SVG/HTML in which every text is escaped
     moveBox.textContent = "";
     if (step.move) {
@@ -83,10 +94,16 @@
       outcomeBox.hidden = false;
       outcomeBox.textContent = "";
       outcomeBox.appendChild(el("strong", "", "Result: "));
-      var scores = el("span", "scores", step.outcome.scores.map(function (s, seat) {
-        return data.players[seat] + " " + s;
+      // Best first: rank 1 is the best (the API's ranks count from 1), ties share a rank.
+      var ranking = step.outcome.ranking;
+      var order = ranking.map(function (r, seat) { return seat; }).sort(function (a, b) {
+        return ranking[a] - ranking[b] || a - b;
+      });
+      var scores = el("span", "scores", order.map(function (seat) {
+        return "#" + ranking[seat] + " " + data.players[seat] + " " + step.outcome.scores[seat];
       }).join(" · "));
       scores.setAttribute("data-scores", JSON.stringify(step.outcome.scores));
+      scores.setAttribute("data-ranks", JSON.stringify(ranking));
       outcomeBox.appendChild(scores);
       outcomeBox.appendChild(el("div", "meta", step.outcome.detail));
     } else {
@@ -188,5 +205,6 @@
     event.preventDefault();
     go(moves[event.key]);
   });
-  load(viewSelect.value, 0);
+  var asked = parseInt(new URLSearchParams(window.location.search).get("step"), 10);
+  load(viewSelect.value, asked >= 0 ? asked : 0);
 })();

@@ -1,1 +1,1 @@
-"""Gin Rummy engine tests (RULES.md section 5)."""
+"""Gin Rummy engine tests (docs/rules/gin_rummy.md)."""

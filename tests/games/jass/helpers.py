@@ -12,6 +12,8 @@ RICH_DEAL = (
     "QS QH QD 6C 8C 9C TC JC QC",
     "6H 7H 8H 6D 7D 8D 9D TD JD",
 )
+SEAT0_OBENABE = ["AS", "AH", "AD", "AC", "KS", "KH", "KD", "KC", "7C"]
+"""Seat 0's cards of RICH_DEAL in the order that takes every trick in Obenabe."""
 
 
 def new_match(*deals: tuple[str, str, str, str], seed: int = 0, **settings: object) -> JassState:

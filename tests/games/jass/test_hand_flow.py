@@ -7,12 +7,11 @@ import pytest
 from referee.games.base import IllegalActionError, Termination
 from referee.games.jass import JassGame, parse_action
 
-from .helpers import RICH_DEAL, new_match, play, play_first_legal_except
+from .helpers import RICH_DEAL, SEAT0_OBENABE, new_match, play, play_first_legal_except
 
 # No seat holds a weis; seat 0 holds the 7C and the K and Q of hearts.
 NO_WEIS = ("KH QH 6S 8S 7C TD 6D 8D AC", "6H 8H TH 7S 9S JS 7D 9D QD",
            "JH AH TS QS AS JD KD JC 8C", "7H 9H KS 9C TC 6C QC KC AD")
-SEAT0_OBENABE = ["AS", "AH", "AD", "AC", "KS", "KH", "KD", "KC", "7C"]
 
 
 def test_the_club_seven_holder_is_the_first_forehand_and_leads() -> None:

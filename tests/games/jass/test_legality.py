@@ -1,4 +1,4 @@
-"""Which cards may be played (RULES.md 3, "Playing a card"), through ``legal_cards``."""
+"""Which cards may be played (docs/rules/jass.md, "Playing a card"), through ``legal_cards``."""
 
 from __future__ import annotations
 

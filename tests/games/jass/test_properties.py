@@ -4,12 +4,15 @@ scores consistent, the same seed and actions replay, no seat sees another's hand
 from __future__ import annotations
 
 import random
+import re
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from referee.games import jass_cards as jc
-from referee.games.jass import JassGame, legal_cards, trick_winner
+from referee.games.jass import JassGame, JassState, legal_cards, trick_winner
+
+from .helpers import RICH_DEAL, SEAT0_OBENABE, new_match, play, play_first_legal_except
 
 SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -97,3 +100,75 @@ def test_no_observation_or_event_shows_another_seats_unplayed_cards(seed: int, c
                         assert not (1 << jc.INDEX[word]) & hidden, (seat, event.text)
         actions = state.legal_actions()
         state.apply(actions[rng.randrange(len(actions))])
+
+
+HAND_SUMMARY = re.compile(r"hand \d+ \((\w+) x(\d)\): (.*); scores (\d+)-(\d+)")
+TEAM_SUM = re.compile(r"team (?:0\+2|1\+3): \(?cards (\d+)(?: \+ last trick (\d+))?(?: \+ match (\d+))?\)? x(\d)"
+                      r"(?: \+ weis (\d+))?(?: \+ Stöck (\d+))? = (\d+)")
+
+
+def hand_sums(text: str) -> tuple[int, list[dict[str, int]], tuple[int, int]]:
+    """A hand summary's multiplier, each team's parts and total, and the scores after it."""
+    summary = HAND_SUMMARY.fullmatch(text)
+    assert summary, text
+    teams = summary.group(3).split("; ")
+    assert len(teams) == 2, text
+    parts = []
+    for team in teams:
+        found = TEAM_SUM.fullmatch(team)
+        assert found, text
+        cards, last, match, multiplier, weis, stoeck, total = (int(g or 0) for g in found.groups())
+        assert multiplier == int(summary.group(2)), text
+        parts.append({"cards": cards, "last": last, "match": match, "weis": weis, "stoeck": stoeck, "total": total})
+    return int(summary.group(2)), parts, (int(summary.group(4)), int(summary.group(5)))
+
+
+def check_hand_summaries(state: JassState) -> int:
+    """Every hand summary's sums add up to its score move and to the weis and Stöck events since
+    the previous one; returns how many summaries were checked."""
+    scores, weis, stoeck, checked = (0, 0), [0, 0], [0, 0], 0
+    for event in state.events:
+        if found := re.fullmatch(r"team (\d)\+\d scores weis (\d+): .*", event.text):
+            weis[int(found.group(1)) % 2] += int(found.group(2))
+        elif found := re.fullmatch(r"seat (\d) scores Stöck (\d+)", event.text):
+            stoeck[int(found.group(1)) % 2] += int(found.group(2))
+        elif event.milestone and event.text.startswith("hand "):
+            multiplier, parts, after = hand_sums(event.text)
+            assert sum(p["cards"] + p["last"] for p in parts) == 157, event.text
+            assert sorted(p["last"] for p in parts) == [0, 5], event.text
+            for team, p in enumerate(parts):
+                assert (p["cards"] + p["last"] + p["match"]) * multiplier + p["weis"] + p["stoeck"] == p["total"]
+                assert p["total"] == after[team] - scores[team], event.text  # the score moved by the total
+                assert (p["weis"], p["stoeck"]) == (weis[team], stoeck[team]), event.text
+                other = parts[1 - team]
+                assert p["match"] in (0, 100) and (p["match"] == 100) == (other["cards"] == 0 == other["last"])
+            scores, weis, stoeck, checked = after, [0, 0], [0, 0], checked + 1
+    return checked
+
+
+@SETTINGS
+@given(seed=st.integers(0, 2**31 - 1), choice_seed=st.integers(0, 2**31 - 1))
+def test_every_hand_summary_adds_up_to_the_score_move(seed: int, choice_seed: int) -> None:
+    state = JassGame(settings={"target": 2500}).new_initial_state(seed)
+    rng = random.Random(choice_seed)
+    while not state.is_terminal():
+        actions = state.legal_actions()
+        state.apply(actions[rng.randrange(len(actions))])
+    assert check_hand_summaries(state) == len(state.results)
+
+
+def test_hand_summaries_show_weis_stoeck_and_match_over_many_seeded_matches() -> None:
+    """Random play rarely takes all nine tricks: a stacked hand does (and both teams weis), then
+    seeded hands bring Stöck and weis to both teams."""
+    state = new_match(RICH_DEAL, target=100_000, max_hands=60)
+    play(state, "choose obenabe")
+    play_first_legal_except(state, 0, SEAT0_OBENABE)
+    rng = random.Random(5)
+    while not state.is_terminal():
+        actions = state.legal_actions()
+        state.apply(actions[rng.randrange(len(actions))])
+    assert check_hand_summaries(state) == len(state.results) == 60
+    summaries = [e.text for e in state.events if e.milestone and e.text.startswith("hand ")]
+    assert summaries[0] == ("hand 1 (obenabe x3): team 0+2: (cards 152 + last trick 5 + match 100) x3 = 771; "
+                            "team 1+3: cards 0 x3 + weis 720 = 720; scores 771-720")
+    assert any("+ Stöck" in text for text in summaries) and sum("+ weis" in text for text in summaries) > 10

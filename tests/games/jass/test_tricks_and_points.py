@@ -1,4 +1,4 @@
-"""Trick winners in all six modes and card points (RULES.md 3)."""
+"""Trick winners in all six modes and card points (docs/rules/jass.md)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """The engine driven through scripted dice: turn flow, the joker rule's forced boxes, the
-end of the game and the ranking (RULES.md section 4)."""
+end of the game and the ranking (docs/rules/yahtzee.md)."""
 
 from __future__ import annotations
 

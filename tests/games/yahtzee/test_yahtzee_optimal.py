@@ -194,8 +194,8 @@ def test_a_saved_table_loads_back(tmp_path) -> None:
 
 @pytest.mark.slow
 def test_official_rules_reach_the_published_optimum() -> None:
-    """With the joker rule also after a scratched Yahtzee (the official rule, which RULES.md
-    drops), the forced-joker optimum is the published 254.5877."""
+    """With the joker rule also after a scratched Yahtzee (the official rule, which
+    docs/rules/yahtzee.md drops), the forced-joker optimum is the published 254.5877."""
     rules = dataclasses.replace(engine_rules("yahtzee"), joker_when_scratched=True)
     values = dp.solve(rules)
     assert values[rules.index(0, 0, 0)] == pytest.approx(254.5877, abs=0.01)

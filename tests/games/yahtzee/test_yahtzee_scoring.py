@@ -1,4 +1,4 @@
-"""Box scores, bonuses and totals of both variants (RULES.md section 4), via the public
+"""Box scores, bonuses and totals of both variants (docs/rules/yahtzee.md), via the public
 checking functions."""
 
 from __future__ import annotations

@@ -1,0 +1,56 @@
+"""Docs that show what the code has: every sample bot, as its manifest says (issue 25: the bot
+table and the Python samples in writing-a-bot.md had fallen behind), and protocol.md's real
+exchanges as scripts/protocol_example.py prints them."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLES = ROOT / "sample_bots"
+
+
+def manifests() -> dict[str, dict[str, object]]:
+    """Every sample bot's manifest by its folder below sample_bots/ (build output aside)."""
+    return {path.parent.relative_to(SAMPLES).as_posix(): tomllib.loads(path.read_text(encoding="utf-8"))
+            for path in sorted(SAMPLES.glob("*/*/bot.toml"))}
+
+
+def test_the_bots_table_has_a_row_per_sample_bot_with_its_name_and_folder() -> None:
+    text = (ROOT / "docs" / "bots.md").read_text(encoding="utf-8")
+    rows = dict(re.findall(r"^\| `([^`]+)` \| `([^`]+)` \|", text, flags=re.MULTILINE))  # name -> folder
+    found = {manifest["name"]: folder for folder, manifest in manifests().items()}
+    assert len(found) >= 11 and "jass-heuristic" in found
+    assert rows == found
+
+
+def test_writing_a_bot_names_every_python_sample() -> None:
+    text = (ROOT / "docs" / "writing-a-bot.md").read_text(encoding="utf-8")
+    python = [folder.removeprefix("python/") for folder in manifests() if folder.startswith("python/")]
+    assert len(python) >= 7
+    assert [name for name in python if f"`{name}`" not in text] == []
+
+
+def example(*args: str) -> str:
+    done = subprocess.run([sys.executable, str(ROOT / "scripts" / "protocol_example.py"), *args], cwd=ROOT,
+                          capture_output=True, text=True, timeout=300, check=True)
+    return done.stdout
+
+
+@pytest.mark.slow
+def test_protocol_md_shows_the_exchanges_the_example_script_prints() -> None:
+    """The real exchanges of docs/protocol.md (a Yahtzee and a Gin Rummy match, played now)."""
+    page = (ROOT / "docs" / "protocol.md").read_text(encoding="utf-8")
+    assert f"```text\n{example()}```" in page
+    gin = example("--game", "gin_rummy", "--seed", "3", "--decides", "0,2", "--show", "StartMatch,EndMatch")
+    assert f"```text\n{gin}```" in page
+    late = example("--decides", "30", "--show", "none").splitlines()
+    excerpt = [next(line.strip() for line in late if line.startswith("  text: ")),
+               next(line for line in late if line.startswith("# the whole list"))]
+    assert "```text\n" + "\n".join(excerpt) + "\n```" in page
