@@ -32,7 +32,7 @@ def ratings(request: Request) -> JSONResponse:
 def h2h(request: Request) -> JSONResponse:
     p = request.path_params
     with _store(request).connect() as db:
-        return JSONResponse(data.head_to_head(db, p["game"], p["variant"]))
+        return JSONResponse(data.head_to_head(_store(request), db, p["game"], p["variant"]))
 
 
 def bot(request: Request) -> JSONResponse:

@@ -92,13 +92,13 @@ def ratings(store: ReadOnlyStore, db: Database, game: str, variant: str) -> list
     return [dict(rating_json(r), bot_id=r.bot_id, language=r.language) for r in rows]
 
 
-def head_to_head(db: Database, game: str, variant: str) -> dict[str, Any]:
-    """The head-to-head matrix.
+def head_to_head(store: ReadOnlyStore, db: Database, game: str, variant: str) -> dict[str, Any]:
+    """The head-to-head matrix (cached until a match of the game is played).
 
     :raises NotFound: for an unknown game or variant.
     """
     check_game(game, variant)
-    matrix = h2h_matrix(db, game, variant)
+    matrix = store.per_table(db, game, variant, "h2h", lambda: h2h_matrix(db, game, variant))
     return {"bots": [bot_json(b) for b in matrix.bots],
             "cells": [{"bot": a, "opponent": b, "matches": n, "result": round(result, 4)}
                       for (a, b), (n, result) in sorted(matrix.cells.items())]}
@@ -114,7 +114,8 @@ def bot(store: ReadOnlyStore, db: Database, bot_id: int) -> dict[str, Any]:
     for game, variant in db.bot_games(bot_id):
         plan = store.ratings(db, game, variant)
         mine = next((r for r in store.table(db, game, variant) if r.bot_id == bot_id), None)
-        history = rating_history(db, game, variant, bot_id, plan, limit=HISTORY_POINTS)
+        history = store.per_table(db, game, variant, ("history", bot_id),
+                                  lambda: rating_history(db, game, variant, bot_id, plan, limit=HISTORY_POINTS))
         result.append({"game": game, "variant": variant,
                        "rating": None if mine is None else rating_json(mine),
                        "history_cut": plan.counts.get(bot_id, 0) > len(history),

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Hashable, Iterator
+from collections.abc import Callable, Hashable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -23,6 +23,8 @@ from arena.storage import Database, QueryInterrupted
 QUERY_SECONDS = 2.0
 """The longest a request may spend in the database."""
 _CACHED_PLANS = 32
+_CACHED_DERIVED = 256
+"""Bot histories and head-to-head matrices (a few tens of kB each)."""
 _CACHED_REPLAYS = 32
 """A 200-step replay is about 1 MB of JSON: at most this many are kept."""
 
@@ -68,6 +70,7 @@ class ReadOnlyStore:
         self._idle = [first]
         self._all = [first]
         self._plans = LruCache(_CACHED_PLANS)
+        self._derived = LruCache(_CACHED_DERIVED)
         self.replays = LruCache(_CACHED_REPLAYS)
         """Encoded replays of played matches by ``(match id, view)``: a played match never changes."""
 
@@ -104,6 +107,16 @@ class ReadOnlyStore:
     def table(self, db: Database, game: str, variant: str) -> list[RatingRow]:
         """The up-to-date rating table (statistics included), cached like :meth:`ratings`."""
         return self._cached(db, game, variant)[1]
+
+    def per_table(self, db: Database, game: str, variant: str, key: Hashable, compute: Callable[[], Any]) -> Any:
+        """``compute()``, kept until a match of ``game``/``variant`` is played (as the ratings are):
+        for what depends on a game's results only, such as a bot's rating history."""
+        full = (game, variant, *rating_signature(db, game, variant), key)
+        found = self._derived.get(full)
+        if found is None:
+            found = compute()
+            self._derived.put(full, found)
+        return found
 
     def _cached(self, db: Database, game: str, variant: str) -> tuple[RatingPlan, list[RatingRow]]:
         key = (game, variant, *rating_signature(db, game, variant))

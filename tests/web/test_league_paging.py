@@ -113,3 +113,19 @@ def test_time_limits_nest_and_a_slow_count_leaves_the_total_unknown(league: Path
         assert len(page["matches"]) == PER_PAGE and page["next_before"] is not None
         page = matches(db, MatchFilter(faults=False))  # no limit left behind
         assert page["total"] == MATCHES and len(page["matches"]) == PER_PAGE
+
+
+def test_cached_histories_and_head_to_head_follow_each_new_result(tmp_path: Path) -> None:
+    path = tmp_path / "live.db"
+    db, tid, bots = tournament_db(path, 2, [(0, 1)] * 4)
+    ids = [m.id for m in db.unfinished_matches(tid)]
+    db.store_results([(ids[0], record(ids[0], [0, 1]))])
+    with TestClient(create_app(path)) as client:
+        for played, match_id in enumerate(ids[1:], start=2):
+            assert len(client.get(f"/api/bots/{bots[0]}").json()["games"][0]["history"]) == played - 1
+            cell = next(c for c in client.get("/api/games/yahtzee/yahtzee/h2h").json()["cells"] if c["bot"] == bots[0])
+            assert cell["matches"] == played - 1
+            db.store_results([(match_id, record(match_id, [1, 0]))])  # a tournament writing meanwhile
+        history = client.get(f"/api/bots/{bots[0]}").json()["games"][0]["history"]
+        assert [p["match"] for p in history] == ids
+    db.close()
