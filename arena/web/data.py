@@ -136,8 +136,12 @@ def tournaments(db: Database) -> list[dict[str, Any]]:
     return [_tournament_json(db, t) for t in reversed(db.tournaments())]
 
 
-def tournament(db: Database, tid: int) -> dict[str, Any]:
-    """A tournament's settings, entrants, standings, progress and latest finished matches."""
+def tournament(store: ReadOnlyStore, db: Database, tid: int) -> dict[str, Any]:
+    """A tournament's settings, entrants, standings, progress and latest finished matches.
+
+    The standings read every played match of the tournament, so they are cached until a
+    match of its game is played.
+    """
     try:
         t = db.tournament(tid)
     except NotFoundError:
@@ -146,7 +150,9 @@ def tournament(db: Database, tid: int) -> dict[str, Any]:
     labels = bot_labels(db)
     data.update(settings=t.settings, table_size=t.table_size, rounds=t.rounds, duplicate=t.duplicate, seed=t.seed,
                 time_control=t.time_control, keep_alive=bool(t.options.get("keep_alive")),
-                entrants=[bot_json(b) for b in db.tournament_bots(tid)], standings=standings(db, tid, labels),
+                entrants=[bot_json(b) for b in db.tournament_bots(tid)],
+                standings=store.per_table(db, t.game, t.variant, ("standings", tid),
+                                          lambda: standings(db, tid, labels)),
                 lower_scores_win=lower_scores_win(t.game),
                 latest=[match_json(m, labels) for m in db.matches(tournament_id=tid, status="done", limit=10,
                                                                   newest_first=True)])

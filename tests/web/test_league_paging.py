@@ -115,7 +115,7 @@ def test_time_limits_nest_and_a_slow_count_leaves_the_total_unknown(league: Path
         assert page["total"] == MATCHES and len(page["matches"]) == PER_PAGE
 
 
-def test_cached_histories_and_head_to_head_follow_each_new_result(tmp_path: Path) -> None:
+def test_cached_histories_head_to_head_and_standings_follow_each_new_result(tmp_path: Path) -> None:
     path = tmp_path / "live.db"
     db, tid, bots = tournament_db(path, 2, [(0, 1)] * 4)
     ids = [m.id for m in db.unfinished_matches(tid)]
@@ -125,6 +125,8 @@ def test_cached_histories_and_head_to_head_follow_each_new_result(tmp_path: Path
             assert len(client.get(f"/api/bots/{bots[0]}").json()["games"][0]["history"]) == played - 1
             cell = next(c for c in client.get("/api/games/yahtzee/yahtzee/h2h").json()["cells"] if c["bot"] == bots[0])
             assert cell["matches"] == played - 1
+            standings = client.get(f"/api/tournaments/{tid}").json()["standings"]
+            assert [row["matches"] for row in standings] == [played - 1] * 2
             db.store_results([(match_id, record(match_id, [1, 0]))])  # a tournament writing meanwhile
         history = client.get(f"/api/bots/{bots[0]}").json()["games"][0]["history"]
         assert [p["match"] for p in history] == ids
