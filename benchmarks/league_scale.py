@@ -10,10 +10,11 @@ fault, then the ratings computed as a tournament's last step does.  Then it prin
 
 * web: median and p99 of the home page, a bot's page, the head-to-head page, a page of
   ``/matches`` half-way down the league (where its "older" links lead), the same filtered by
-  bot, and the faults filter, from the real ``arena serve`` over loopback HTTP (one request at
-  a time, after warm-up; every response must be a 200);
+  bot, the faults filter and a tournament's page, from the real ``arena serve`` over loopback
+  HTTP (one request at a time, after warm-up; every response must be a 200), then 1 and 8
+  clients at once cycling through them;
 * rating every stored match from scratch (``update_ratings(recompute=True)`` for every game,
-  what ``tournament delete`` runs) in a child process: wall time and peak memory;
+  what ``tournament delete`` runs) in a child process: wall time, CPU time and peak memory;
 * ``arena ratings`` when the stored table is current: the whole command, process start included;
 * results committed per second by the single writer (``synchronous=FULL``), on a fresh league
   of 2,000 pending matches, one result per transaction and batches of 50 and 500;
