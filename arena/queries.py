@@ -29,9 +29,7 @@ def current_table(db: Database, game: str, variant: str,
 
 def rating_signature(db: Database, game: str, variant: str) -> tuple[int, int]:
     """``(played matches, largest played id)``: the ratings change exactly when this does."""
-    row = db.conn.execute("SELECT COUNT(*), COALESCE(MAX(id), 0) FROM matches WHERE game = ? AND variant = ?"
-                          " AND status = 'done'", (game, variant)).fetchone()
-    return int(row[0]), int(row[1])
+    return db.game_signature(game, variant)
 
 
 @dataclass(frozen=True)

@@ -25,16 +25,27 @@ Schema (version :data:`SCHEMA_VERSION`)::
     ratings(game, variant, bot_id, mu, sigma, matches)
     rating_history(match_id, bot_id, mu, sigma)        the rating after each match
     rating_state(game, variant, last_match_id, rated_count)
+    game_stats, bot_stats, pair_stats, tournament_stats    running totals (:mod:`arena.league_stats`)
+    indexes: matches by (game, variant, status, id) and (tournament_id, status, id), seats by bot,
+    rating history by (bot, match)
 
 **Compact records.**  ``matches.record`` holds the full match record (what ``arena show``
 prints and ``arena replay`` checks) as a zlib-compressed JSON document whose moves are
 stored by column (:func:`encode_record`): a random Gin Rummy match of 15,000 decisions
 takes about 50 kB instead of 1.5 MB.  Schema 1 stored the JSON text; opening such a file
 for writing migrates it in one transaction, and read-only commands read both.
+
+**Batched commits.**  :meth:`Database.store_results` commits many results in one
+transaction (one fsync), each still guarded by its own row's status; nothing of a batch is
+reported stored before its ``COMMIT``.  The same transaction adds each match to the running
+totals of :mod:`arena.league_stats`, so readers never scan the league.  Schema 2 files gain
+those tables on opening for writing (computed from the stored matches, in one transaction);
+read-only connections to older files compute them in memory instead.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import sqlite3
@@ -46,10 +57,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from arena import league_stats
 from referee.result import MatchRecord, MoveStatus
 
-SCHEMA_VERSION = 2
-"""1: records as JSON text; 2: records compact (:func:`encode_record`), migrated on open."""
+SCHEMA_VERSION = 3
+"""1: records as JSON text; 2: records compact (:func:`encode_record`); 3: running totals
+(:mod:`arena.league_stats`) and rating history by bot.  Older files are migrated on open."""
 DEFAULT_DB = "arena.db"
 
 _SCHEMA = """
@@ -171,6 +184,10 @@ class NotFoundError(StorageError):
     """No tournament or match with that id."""
 
 
+class QueryInterrupted(StorageError):
+    """A query ran past the time limit of :meth:`Database.time_limit`."""
+
+
 @dataclass(frozen=True)
 class BotRow:
     id: int
@@ -281,6 +298,7 @@ class Database:
     def __init__(self, path: str | os.PathLike[str], *, create: bool = True, readonly: bool = False) -> None:
         self.path = Path(path)
         self.readonly = readonly
+        self._deadlines: list[float] = []
         exists = self.path.is_file()
         if (readonly or not create) and (not exists or self.path.stat().st_size == 0):
             raise StorageError(f"no arena database at {self.path}")
@@ -317,10 +335,9 @@ class Database:
             if not create:
                 raise StorageError(f"no arena database at {self.path}")
             with self.transaction():
-                for statement in _SCHEMA.split(";"):
-                    if statement.strip():
-                        self.conn.execute(statement)
+                _execute_script(self.conn, _SCHEMA + league_stats.SCHEMA)
                 self.conn.execute("INSERT INTO schema_version (version) VALUES (?)", (SCHEMA_VERSION,))
+            self.has_stats = True
             return
         if "schema_version" not in tables:
             raise StorageError(f"{self.path} is an SQLite file but not an arena database")
@@ -334,6 +351,8 @@ class Database:
             raise StorageError(f"{self.path} uses database schema {version}, which this arena cannot migrate")
         if version < SCHEMA_VERSION and not self.readonly:
             self._migrate(version)
+        self.has_stats = self.schema_version() == SCHEMA_VERSION
+        """Whether the running totals are stored (else, a read-only view of an older file, they are computed)."""
 
     def _migrate(self, version: int) -> None:
         """Bring an older schema up to :data:`SCHEMA_VERSION`, in one transaction."""
@@ -342,6 +361,9 @@ class Database:
                 rows = self.conn.execute("SELECT id, record FROM matches WHERE typeof(record) = 'text'").fetchall()
                 self.conn.executemany("UPDATE matches SET record = ? WHERE id = ?",
                                       [(encode_record(_record_from_text(row[1])), row[0]) for row in rows])
+            if version < 3:  # running totals, computed once from the stored matches
+                _execute_script(self.conn, league_stats.SCHEMA)
+                league_stats.rebuild_all(self.conn)
             self.conn.execute("UPDATE schema_version SET version = ?", (SCHEMA_VERSION,))
 
     def schema_version(self) -> int | None:
@@ -376,6 +398,29 @@ class Database:
 
     def close(self) -> None:
         self.conn.close()
+
+    @contextmanager
+    def time_limit(self, seconds: float | None) -> Iterator[None]:
+        """Interrupt this connection's queries once ``seconds`` have passed (``None``: no limit)
+        within the block; an inner limit replaces the outer one until it ends.
+
+        SQLite checks the deadline every thousand steps of a statement, so a query that would
+        read too much stops instead of running on.
+
+        :raises QueryInterrupted: if a query ran past the deadline.
+        """
+        self._deadlines.append(float("inf") if seconds is None else time.monotonic() + seconds)
+        self.conn.set_progress_handler(lambda: time.monotonic() > self._deadlines[-1], 1000)
+        try:
+            yield
+        except sqlite3.OperationalError as error:
+            if str(error) != "interrupted":
+                raise
+            raise QueryInterrupted(f"the database took longer than {seconds:g} s to answer") from None
+        finally:
+            self._deadlines.pop()
+            if not self._deadlines:
+                self.conn.set_progress_handler(None, 0)
 
     def __enter__(self) -> Database:
         return self
@@ -479,6 +524,8 @@ class Database:
                 match_id = cursor.lastrowid
                 self.conn.executemany("INSERT INTO match_seats (match_id, seat, bot_id) VALUES (?, ?, ?)",
                                       [(match_id, seat, bot_id) for seat, bot_id in enumerate(match.seats)])
+            self.conn.execute("INSERT INTO tournament_stats (tournament_id, pending, done, failed) VALUES (?, ?, 0, 0)",
+                              (tid, len(matches)))
         return tid
 
     @staticmethod
@@ -505,6 +552,10 @@ class Database:
     def match_counts(self, tid: int) -> dict[str, int]:
         """Matches of a tournament by status (``pending``, ``done``, ``failed``)."""
         counts = {"pending": 0, "done": 0, "failed": 0}
+        if self.has_stats:
+            row = self.conn.execute("SELECT pending, done, failed FROM tournament_stats WHERE tournament_id = ?",
+                                    (tid,)).fetchone()
+            return counts if row is None else {"pending": row[0], "done": row[1], "failed": row[2]}
         for row in self.conn.execute("SELECT status, COUNT(*) FROM matches WHERE tournament_id = ? GROUP BY status",
                                      (tid,)):
             counts[row[0]] = row[1]
@@ -519,14 +570,16 @@ class Database:
     def delete_tournament(self, tid: int) -> int:
         """Delete a tournament, its entrants and its matches with their seats and rating history,
         in one transaction; returns how many matches went.  Ratings must be recomputed after."""
-        self.tournament(tid)
+        tournament = self.tournament(tid)
         with self.transaction():
             ids = "SELECT id FROM matches WHERE tournament_id = ?"
             self.conn.execute(f"DELETE FROM rating_history WHERE match_id IN ({ids})", (tid,))
             self.conn.execute(f"DELETE FROM match_seats WHERE match_id IN ({ids})", (tid,))
             deleted = self.conn.execute("DELETE FROM matches WHERE tournament_id = ?", (tid,)).rowcount
             self.conn.execute("DELETE FROM tournament_bots WHERE tournament_id = ?", (tid,))
+            self.conn.execute("DELETE FROM tournament_stats WHERE tournament_id = ?", (tid,))
             self.conn.execute("DELETE FROM tournaments WHERE id = ?", (tid,))
+            league_stats.rebuild(self.conn, tournament.game, tournament.variant)
         return int(deleted)
 
     # --- matches ----------------------------------------------------------------------------------
@@ -582,19 +635,23 @@ class Database:
 
     @staticmethod
     def _match_filter(tournament_id: int | None, game: str | None, variant: str | None, bot_id: int | None,
-                      status: str | None, faults: bool | None, before_id: int | None = None) -> tuple[str, list[Any]]:
+                      status: str | None, faults: bool | None, before_id: int | None = None,
+                      after_id: int | None = None, *, counting: bool = False) -> tuple[str, list[Any]]:
         where: list[str] = []
         params: list[Any] = []
-        if before_id is not None:  # keyset paging, newest first: a deep page costs what the first costs
-            where.append("id < ?")
-            params.append(before_id)
+        for condition, bound in (("id < ?", before_id), ("id > ?", after_id)):
+            if bound is not None:
+                where.append(condition)
+                params.append(bound)
         for column, value in (("tournament_id", tournament_id), ("game", game), ("variant", variant),
                               ("status", status)):
             if value is not None:
                 where.append(f"{column} = ?")
                 params.append(value)
-        if bot_id is not None:
-            where.append("id IN (SELECT match_id FROM match_seats WHERE bot_id = ?)")
+        if bot_id is not None:  # a list walks ids newest first and looks at each one's seats; a count
+            # walks the bot's seats (so a list stops after a page, a count after its cap)
+            where.append("id IN (SELECT match_id FROM match_seats WHERE bot_id = ?)" if counting else
+                         "EXISTS (SELECT 1 FROM match_seats b WHERE b.match_id = matches.id AND +b.bot_id = ?)")
             params.append(bot_id)
         if faults is not None:
             where.append(("" if faults else "NOT ") + "EXISTS (SELECT 1 FROM match_seats s"
@@ -603,14 +660,15 @@ class Database:
 
     def matches(self, *, tournament_id: int | None = None, game: str | None = None, variant: str | None = None,
                 bot_id: int | None = None, status: str | None = None, faults: bool | None = None,
-                limit: int | None = None, offset: int = 0, newest_first: bool = False,
-                before_id: int | None = None) -> list[MatchRow]:
+                limit: int | None = None, offset: int = 0, newest_first: bool = False, before_id: int | None = None,
+                after_id: int | None = None) -> list[MatchRow]:
         """Matches filtered by any of the given fields, in id order.
 
         ``faults``: ``True`` only matches where some seat faulted, ``False`` only those without.
-        ``before_id``: only matches with a smaller id (the next page after it, newest first).
+        ``before_id`` / ``after_id``: only ids below / above it (keyset paging: a deep page costs
+        what the first does, where ``offset`` reads every row it skips).
         """
-        where, params = self._match_filter(tournament_id, game, variant, bot_id, status, faults, before_id)
+        where, params = self._match_filter(tournament_id, game, variant, bot_id, status, faults, before_id, after_id)
         sql = f"SELECT {_MATCH_COLUMNS} FROM matches" + where
         sql += " ORDER BY id DESC" if newest_first else " ORDER BY id"
         if limit is not None:
@@ -619,53 +677,101 @@ class Database:
 
     def count_matches(self, *, tournament_id: int | None = None, game: str | None = None,
                       variant: str | None = None, bot_id: int | None = None, status: str | None = None,
-                      faults: bool | None = None, before_id: int | None = None) -> int:
-        """How many matches :meth:`matches` would list with these filters and no limit."""
-        where, params = self._match_filter(tournament_id, game, variant, bot_id, status, faults, before_id)
-        return int(self.conn.execute("SELECT COUNT(*) FROM matches" + where, params).fetchone()[0])
+                      faults: bool | None = None, before_id: int | None = None, cap: int | None = None) -> int:
+        """How many matches :meth:`matches` would list with these filters and no limit.
+
+        Filtered by tournament and status alone, it is read from the running totals.  Otherwise
+        ``cap`` stops the count past ``cap`` rows (the answer is then ``cap + 1``: "more than cap").
+        """
+        if (self.has_stats and game is None and variant is None and bot_id is None and faults is None
+                and before_id is None):
+            columns = "pending + done + failed" if status is None else status if status in _STATUSES else "0"
+            sql = f"SELECT COALESCE(SUM({columns}), 0) FROM tournament_stats"
+            if tournament_id is None:
+                return int(self.conn.execute(sql).fetchone()[0])
+            return int(self.conn.execute(sql + " WHERE tournament_id = ?", (tournament_id,)).fetchone()[0])
+        where, params = self._match_filter(tournament_id, game, variant, bot_id, status, faults, before_id,
+                                           counting=True)
+        limit = "" if cap is None else f" LIMIT {int(cap) + 1}"
+        return int(self.conn.execute(f"SELECT COUNT(*) FROM (SELECT 1 FROM matches{where}{limit})",
+                                     params).fetchone()[0])
 
     def store_result(self, match_id: int, record: MatchRecord) -> bool:
         """Commit a finished match atomically; ``False`` (and nothing written) if it was already done.
 
         :raises StorageError: if the record does not fit the scheduled match.
         """
+        outcome = self.store_results([(match_id, record)])[0]
+        if isinstance(outcome, StorageError):
+            raise outcome
+        return outcome
+
+    def store_results(self, results: Sequence[tuple[int, MatchRecord]]) -> list[bool | StorageError]:
+        """Commit finished matches in one transaction: per match, ``True`` if stored now,
+        ``False`` if it was already done, or the error that kept it out (nothing of it written).
+
+        Each match is guarded by its own row (``UPDATE ... WHERE status != 'done'``), so a
+        result delivered twice, in one batch or in two, is stored once.  Every result of the
+        batch is durable when this returns; an exception (a database error) rolls the whole
+        batch back, and none of it is stored.
+        """
+        prepared: list[tuple[int, MatchRecord, tuple[Any, ...] | StorageError]] = []
+        for match_id, record in results:  # compress before taking the write lock
+            try:
+                prepared.append((match_id, record, _result_values(match_id, record)))
+            except StorageError as error:
+                prepared.append((match_id, record, error))
+        outcomes: list[bool | StorageError] = []
+        if not prepared:
+            return outcomes
+        with self.transaction():
+            for match_id, record, values in prepared:
+                outcomes.append(values if isinstance(values, StorageError)
+                                else self._store_one(match_id, record, values))
+        return outcomes
+
+    def _store_one(self, match_id: int, record: MatchRecord, values: tuple[Any, ...]) -> bool | StorageError:
+        """One result inside :meth:`store_results`' transaction; checks before it writes anything."""
+        row = self.conn.execute("SELECT status, num_players, game, variant, tournament_id FROM matches WHERE id = ?",
+                                (match_id,)).fetchone()
+        if row is None:
+            return NotFoundError(f"no match {match_id} in {self.path}")
+        if row["status"] == "done":
+            return False
         n = len(record.players)
-        if n == 0 or len(record.ranking) != n or len(record.scores) != n:
-            raise StorageError(f"match {match_id}: the record has no complete ranking and scores")
+        if row["num_players"] != n:
+            return StorageError(f"match {match_id} has {row['num_players']} seats but the record {n} players")
+        cursor = self.conn.execute(
+            "UPDATE matches SET status = 'done', termination = ?, reason = ?, scores = ?, ranking = ?,"
+            " engine_ranking = ?, faults = ?, forfeited = ?, record = ?, duration_s = ?, attempts = attempts + 1,"
+            " finished_at = ? WHERE id = ? AND status != 'done'", (*values, time.time(), match_id))
+        if cursor.rowcount != 1:  # cannot happen under BEGIN IMMEDIATE; kept as the guard
+            raise StorageError(f"match {match_id} changed while being stored")
         faults = [0] * n
         for fault in record.faults:
             faults[fault.seat] += 1
-        data = record.to_json()
-        with self.transaction():
-            row = self.conn.execute("SELECT status, num_players FROM matches WHERE id = ?", (match_id,)).fetchone()
-            if row is None:
-                raise NotFoundError(f"no match {match_id} in {self.path}")
-            if row["status"] == "done":
-                return False
-            if row["num_players"] != n:
-                raise StorageError(f"match {match_id} has {row['num_players']} seats but the record {n} players")
-            cursor = self.conn.execute(
-                "UPDATE matches SET status = 'done', termination = ?, reason = ?, scores = ?, ranking = ?,"
-                " engine_ranking = ?, faults = ?, forfeited = ?, record = ?, duration_s = ?, attempts = attempts + 1,"
-                " finished_at = ? WHERE id = ? AND status != 'done'",
-                (record.termination, record.reason, json.dumps(record.scores), json.dumps(record.ranking),
-                 json.dumps(record.engine_ranking), json.dumps(data["faults"]), json.dumps(record.forfeited),
-                 encode_record(record), record.duration_s, time.time(), match_id))
-            if cursor.rowcount != 1:  # cannot happen under BEGIN IMMEDIATE; kept as the guard
-                raise StorageError(f"match {match_id} changed while being stored")
-            self.conn.executemany(
-                "UPDATE match_seats SET score = ?, rank = ?, faults = ?, forfeited = ? WHERE match_id = ? AND seat = ?",
-                [(record.scores[seat], record.ranking[seat], faults[seat], int(seat in record.forfeited), match_id,
-                  seat) for seat in range(len(record.players))])
+        self.conn.executemany(
+            "UPDATE match_seats SET score = ?, rank = ?, faults = ?, forfeited = ? WHERE match_id = ? AND seat = ?",
+            [(record.scores[seat], record.ranking[seat], faults[seat], int(seat in record.forfeited), match_id,
+              seat) for seat in range(n)])
+        bot_ids = [r[0] for r in self.conn.execute("SELECT bot_id FROM match_seats WHERE match_id = ? ORDER BY seat",
+                                                   (match_id,))]
+        league_stats.add_match(self.conn, row["game"], row["variant"], match_id, bot_ids, record.scores,
+                               record.ranking, faults)
+        league_stats.count_status(self.conn, row["tournament_id"], row["status"], "done")
         return True
 
     def mark_failed(self, match_id: int, reason: str, record: MatchRecord | None = None) -> None:
         """Note that a match could not be played (it stays to be played on resume)."""
         with self.transaction():
+            row = self.conn.execute("SELECT status, tournament_id FROM matches WHERE id = ?", (match_id,)).fetchone()
+            if row is None or row["status"] == "done":
+                return
             self.conn.execute(
                 "UPDATE matches SET status = 'failed', reason = ?, record = ?, attempts = attempts + 1,"
                 " finished_at = ? WHERE id = ? AND status != 'done'",
                 (reason[:500], None if record is None else encode_record(record), time.time(), match_id))
+            league_stats.count_status(self.conn, row["tournament_id"], row["status"], "failed")
 
     def done_matches(self, game: str, variant: str, *, after_id: int = 0) -> list[MatchRow]:
         """Played matches of one game and variant with ``id > after_id``, in id order (for ratings)."""
@@ -679,12 +785,76 @@ class Database:
 
     def game_variants(self) -> list[tuple[str, str]]:
         """Every (game, variant) with a played match."""
+        return [(game, variant) for game, variant, _, _ in self.game_totals()]
+
+    # --- running totals (arena.league_stats) ------------------------------------------------------------
+    def game_totals(self) -> list[tuple[str, str, int, int]]:
+        """``(game, variant, played matches, largest played id)`` of every game with a played match."""
+        sql = ("SELECT game, variant, matches, last_match_id FROM game_stats WHERE matches > 0" if self.has_stats else
+               "SELECT game, variant, COUNT(*), MAX(id) FROM matches WHERE status = 'done' GROUP BY game, variant")
+        return sorted((r[0], r[1], int(r[2]), int(r[3])) for r in self.conn.execute(sql))
+
+    def game_signature(self, game: str, variant: str) -> tuple[int, int]:
+        """``(played matches, largest played id)`` of one game: its ratings change exactly when this does."""
+        if self.has_stats:
+            row = self.conn.execute("SELECT matches, last_match_id FROM game_stats WHERE game = ? AND variant = ?",
+                                    (game, variant)).fetchone()
+        else:
+            row = self.conn.execute("SELECT COUNT(*), COALESCE(MAX(id), 0) FROM matches WHERE game = ? AND variant = ?"
+                                    " AND status = 'done'", (game, variant)).fetchone()
+        return (0, 0) if row is None else (int(row[0]), int(row[1]))
+
+    def bot_stats(self, game: str, variant: str) -> dict[int, league_stats.BotStats]:
+        """Per bot id, its statistics over the played matches of one game."""
+        if not self.has_stats:
+            return league_stats.compute(self.conn, game, variant).bot_stats()
+        return {r[0]: league_stats.BotStats(r[1], r[2], r[3], r[4]) for r in self.conn.execute(
+            "SELECT bot_id, matches, wins, score_sum, faults FROM bot_stats WHERE game = ? AND variant = ?",
+            (game, variant))}
+
+    def pair_stats(self, game: str, variant: str) -> dict[tuple[int, int], tuple[int, int]]:
+        """``(bot, other) -> (matches, half points of bot)`` over the played matches of one game."""
+        if not self.has_stats:
+            return {pair: (n, points) for pair, (n, points) in league_stats.compute(self.conn, game, variant).pairs.items()}
+        return {(r[0], r[1]): (r[2], r[3]) for r in self.conn.execute(
+            "SELECT bot_id, other_id, matches, half_points FROM pair_stats WHERE game = ? AND variant = ?",
+            (game, variant))}
+
+    def bot_games(self, bot_id: int) -> list[tuple[str, str]]:
+        """Every (game, variant) in which the bot played a match."""
+        if not self.has_stats:
+            return [(r[0], r[1]) for r in self.conn.execute(
+                "SELECT DISTINCT m.game, m.variant FROM match_seats s JOIN matches m ON m.id = s.match_id"
+                " WHERE s.bot_id = ? AND m.status = 'done' ORDER BY m.game, m.variant", (bot_id,))]
         return [(r[0], r[1]) for r in self.conn.execute(
-            "SELECT DISTINCT game, variant FROM matches WHERE status = 'done' ORDER BY game, variant")]
+            "SELECT game, variant FROM bot_stats WHERE bot_id = ? ORDER BY game, variant", (bot_id,))]
+
+
+_STATUSES = ("pending", "done", "failed")
 
 
 def _tuple(value: Any) -> Any:
     return None if value is None else tuple(value)
+
+
+def _result_values(match_id: int, record: MatchRecord) -> tuple[Any, ...]:
+    """The ``matches`` columns of a finished match, from termination to duration.
+
+    :raises StorageError: if the record has no complete ranking and scores.
+    """
+    n = len(record.players)
+    if n == 0 or len(record.ranking) != n or len(record.scores) != n:
+        raise StorageError(f"match {match_id}: the record has no complete ranking and scores")
+    return (record.termination, record.reason, json.dumps(record.scores), json.dumps(record.ranking),
+            json.dumps(record.engine_ranking), json.dumps([f.to_json() for f in record.faults]),
+            json.dumps(record.forfeited), encode_record(record), record.duration_s)
+
+
+def _execute_script(conn: sqlite3.Connection, script: str) -> None:
+    """Run ``;``-separated statements inside the current transaction (``executescript`` would commit)."""
+    for statement in script.split(";"):
+        if statement.strip():
+            conn.execute(statement)
 
 
 # --- compact records ---------------------------------------------------------------------------------
@@ -700,15 +870,16 @@ def encode_record(record: MatchRecord) -> bytes:
     non-empty comments are sparse maps from move number.  zlib then folds the repeated action
     texts.  :func:`decode_record` gives back an equal record.
     """
-    data = record.to_json()
-    moves = data.pop("moves")
+    moves = record.moves
+    data = dataclasses.replace(record, moves=[]).to_json()  # the moves go by column, read straight from them
+    del data["moves"]
     data["moves_by_column"] = {
-        "seat": [m["seat"] for m in moves],
-        "index": [m["index"] for m in moves],
-        "action": [m["action"] for m in moves],
-        "elapsed_us": [round(m["elapsed_ms"] * 1000) for m in moves],
-        "status": {str(i): m["status"] for i, m in enumerate(moves) if m["status"] != MoveStatus.OK.value},
-        "comment": {str(i): m["comment"] for i, m in enumerate(moves) if m["comment"]},
+        "seat": [m.seat for m in moves],
+        "index": [m.index for m in moves],
+        "action": [m.action for m in moves],
+        "elapsed_us": [round(m.elapsed_ms * 1000) for m in moves],
+        "status": {str(i): m.status.value for i, m in enumerate(moves) if m.status is not MoveStatus.OK},
+        "comment": {str(i): m.comment for i, m in enumerate(moves) if m.comment},
     }
     return _COMPACT_MAGIC + zlib.compress(json.dumps(data, separators=(",", ":")).encode(), 9)
 

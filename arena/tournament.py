@@ -411,8 +411,9 @@ def _play_all(db: Database, jobs: deque[MatchJob], summary: RunSummary, progress
                               f"Ctrl-C again to abandon them")
             while jobs and executor.running() < executor.slots:
                 executor.submit(jobs.popleft())
-            for result in executor.poll(0.25):
-                _store(db, result, summary)
+            results = executor.poll(0.25)
+            _store(db, results, summary)  # one transaction for all that arrived; reported after its commit
+            for result in results:
                 progress.advance(result.error is None, len(result.record.faults) if result.record else 0)
     finally:
         progress.stop()
@@ -423,20 +424,25 @@ def _play_all(db: Database, jobs: deque[MatchJob], summary: RunSummary, progress
         summary.interrupted = summary.interrupted or presses[0] > 0
 
 
-def _store(db: Database, result: JobResult, summary: RunSummary) -> None:
-    summary.startup_s += result.startup_s
-    summary.play_s += result.play_s
-    summary.stop_s += result.stop_s
-    summary.faults += len(result.record.faults) if result.record is not None else 0
-    error = result.error
-    if error is None and result.record is not None:
-        try:
-            if db.store_result(result.match_id, result.record):
-                summary.played += 1
-                summary.startup_forfeits.extend(result.record.startup_forfeits())
-            return  # False: stored by an earlier run already, nothing to do
-        except StorageError as exc:
-            error = str(exc)
-    summary.failed += 1
-    summary.errors.append(f"match {result.match_id}: {error}")
-    db.mark_failed(result.match_id, error or "no record", result.record)
+def _store(db: Database, results: list[JobResult], summary: RunSummary) -> None:
+    """Commit the played results in one batch (:meth:`Database.store_results`), then note the
+    failed ones; the summary counts a result only once its transaction is committed."""
+    played = [r for r in results if r.error is None and r.record is not None]
+    outcomes = db.store_results([(r.match_id, r.record) for r in played if r.record is not None])
+    errors: dict[int, str] = {r.match_id: str(outcome) for r, outcome in zip(played, outcomes)
+                              if isinstance(outcome, StorageError)}
+    for result, outcome in zip(played, outcomes):
+        if outcome is True and result.record is not None:
+            summary.played += 1
+            summary.startup_forfeits.extend(result.record.startup_forfeits())
+    for result in results:
+        summary.startup_s += result.startup_s
+        summary.play_s += result.play_s
+        summary.stop_s += result.stop_s
+        summary.faults += len(result.record.faults) if result.record is not None else 0
+        if result.error is None and result.record is not None and result.match_id not in errors:
+            continue  # stored now, or by an earlier run already
+        error = errors.get(result.match_id, result.error)
+        summary.failed += 1
+        summary.errors.append(f"match {result.match_id}: {error}")
+        db.mark_failed(result.match_id, error or "no record", result.record)

@@ -11,7 +11,7 @@ are in flight, one per worker thread, so the cluster is never handed the whole s
 **Faults.**  When a worker dies, the scheduler reruns its tasks elsewhere (after three
 deaths a task is given up, and its match is stored as failed for ``resume`` to retry).  A
 match that was half played on the dead worker was never returned, so it is stored once;
-``Database.store_result`` refuses a match that is already done in any case.
+``Database.store_results`` refuses a match that is already done in any case.
 
 **Bots on workers.**  A bot given by manifest is started on the worker that plays the match,
 from the same path: the bot folders must be at the same place on every worker (on one

@@ -32,7 +32,7 @@ def ratings(request: Request) -> JSONResponse:
 def h2h(request: Request) -> JSONResponse:
     p = request.path_params
     with _store(request).connect() as db:
-        return JSONResponse(data.head_to_head(db, p["game"], p["variant"]))
+        return JSONResponse(data.head_to_head(_store(request), db, p["game"], p["variant"]))
 
 
 def bot(request: Request) -> JSONResponse:
@@ -48,7 +48,7 @@ def tournaments(request: Request) -> JSONResponse:
 
 def tournament(request: Request) -> JSONResponse:
     with _store(request).connect() as db:
-        return JSONResponse(data.tournament(db, request.path_params["tid"]))
+        return JSONResponse(data.tournament(_store(request), db, request.path_params["tid"]))
 
 
 def matches(request: Request) -> JSONResponse:

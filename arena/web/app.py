@@ -28,7 +28,7 @@ from arena.web import api, pages, play_routes, replay_routes
 from arena.web.charts import win_colour
 from arena.web.data import BadRequest, NotFound, lower_scores_win
 from arena.web.play import PlayConfig, PlayManager
-from arena.web.store import ReadOnlyStore
+from arena.web.store import QUERY_SECONDS, QueryTooSlow, ReadOnlyStore
 
 SECURITY_HEADERS = [
     (b"content-security-policy", b"default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
@@ -83,17 +83,22 @@ async def _bad_request(request: Request, exc: Exception) -> Response:
     return _error(request, 400, str(exc))
 
 
+async def _too_slow(request: Request, exc: Exception) -> Response:
+    return _error(request, 503, str(exc))
+
+
 async def _http_error(request: Request, exc: Any) -> Response:
     return _error(request, exc.status_code, exc.detail)
 
 
-def create_app(db_path: str | Path, play: PlayConfig | None = None) -> Starlette:
-    """The web app over the database at ``db_path``, opened read-only now; with ``play``,
-    also the Play area, where visitors play against bots (:mod:`.play_routes`).
+def create_app(db_path: str | Path, play: PlayConfig | None = None, query_seconds: float = QUERY_SECONDS) -> Starlette:
+    """The web app over the database at ``db_path``, opened read-only now; each request's
+    queries may take ``query_seconds``.  With ``play``, also the Play area, where visitors
+    play against bots (:mod:`.play_routes`).
 
     :raises StorageError: if a file is missing or not an arena database.
     """
-    store = ReadOnlyStore(db_path)
+    store = ReadOnlyStore(db_path, query_seconds)
     manager = PlayManager(play) if play is not None else None
 
     @contextlib.asynccontextmanager
@@ -107,7 +112,8 @@ def create_app(db_path: str | Path, play: PlayConfig | None = None) -> Starlette
         routes=[*(play_routes.routes if manager is not None else []),
                 *pages.routes, Mount("/api", routes=[*api.routes, *replay_routes.routes]),
                 Mount("/static", app=StaticFiles(packages=[("arena.web", "static")]), name="static")],
-        exception_handlers={NotFound: _not_found, BadRequest: _bad_request, HTTPException: _http_error},
+        exception_handlers={NotFound: _not_found, BadRequest: _bad_request, QueryTooSlow: _too_slow,
+                            HTTPException: _http_error},
         lifespan=lifespan)
     app.state.store = store
     app.state.play = manager

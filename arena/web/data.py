@@ -13,12 +13,21 @@ from typing import Any
 
 from arena.queries import bot_labels, h2h_matrix, rating_json
 from arena.ratings import rating_history
-from arena.storage import BotRow, Database, MatchRow, NotFoundError, TournamentRow
+from arena.storage import BotRow, Database, MatchRow, NotFoundError, QueryInterrupted, TournamentRow
 from arena.web.store import ReadOnlyStore
 from referee.games import game_class, game_names
 
 STATUSES = ("pending", "done", "failed")
 PER_PAGE = 50
+COUNT_CAP = 10_000
+"""A filtered match list counts at most this many rows; beyond, it says "more than"."""
+COUNT_SECONDS = 0.05
+"""A filter that matches rarely may have to read the whole league to count: the count stops
+after this long and the list says its total is unknown."""
+MAX_OFFSET = 10_000
+"""Numbered pages reach this many matches deep; further, the list pages by id (``before``)."""
+HISTORY_POINTS = 1000
+"""A bot's page shows its rating after its last this many rated matches of each game."""
 
 
 class NotFound(LookupError):
@@ -74,9 +83,7 @@ def bot_json(bot: BotRow) -> dict[str, Any]:
 # --- games and ratings -----------------------------------------------------------------------------------
 def games(db: Database) -> list[dict[str, Any]]:
     """Every (game, variant) with a played match, with its counts; then engines with none."""
-    rows = db.conn.execute("SELECT game, variant, COUNT(*) FROM matches WHERE status = 'done'"
-                           " GROUP BY game, variant ORDER BY game, variant").fetchall()
-    played = [{"game": r[0], "variant": r[1], "matches": r[2]} for r in rows]
+    played = [{"game": game, "variant": variant, "matches": n} for game, variant, n, _ in db.game_totals()]
     seen = {r["game"] for r in played}
     return played + [{"game": name, "variant": None, "matches": 0} for name in game_names() if name not in seen]
 
@@ -91,13 +98,13 @@ def ratings(store: ReadOnlyStore, db: Database, game: str, variant: str) -> list
     return [dict(rating_json(r), bot_id=r.bot_id, language=r.language) for r in rows]
 
 
-def head_to_head(db: Database, game: str, variant: str) -> dict[str, Any]:
-    """The head-to-head matrix.
+def head_to_head(store: ReadOnlyStore, db: Database, game: str, variant: str) -> dict[str, Any]:
+    """The head-to-head matrix (cached until a match of the game is played).
 
     :raises NotFound: for an unknown game or variant.
     """
     check_game(game, variant)
-    matrix = h2h_matrix(db, game, variant)
+    matrix = store.per_table(db, game, variant, "h2h", lambda: h2h_matrix(db, game, variant))
     return {"bots": [bot_json(b) for b in matrix.bots],
             "cells": [{"bot": a, "opponent": b, "matches": n, "result": round(result, 4)}
                       for (a, b), (n, result) in sorted(matrix.cells.items())]}
@@ -109,16 +116,15 @@ def bot(store: ReadOnlyStore, db: Database, bot_id: int) -> dict[str, Any]:
         row = db.bot(bot_id)
     except NotFoundError:
         raise NotFound(f"no bot {bot_id}") from None
-    played = db.conn.execute("SELECT DISTINCT m.game, m.variant FROM match_seats s JOIN matches m"
-                             " ON m.id = s.match_id WHERE s.bot_id = ? AND m.status = 'done'"
-                             " ORDER BY m.game, m.variant", (bot_id,)).fetchall()
     result = []
-    for game, variant in played:
+    for game, variant in db.bot_games(bot_id):
         plan = store.ratings(db, game, variant)
         mine = next((r for r in store.table(db, game, variant) if r.bot_id == bot_id), None)
-        history = rating_history(db, game, variant, bot_id, plan)
+        history = store.per_table(db, game, variant, ("history", bot_id),
+                                  lambda: rating_history(db, game, variant, bot_id, plan, limit=HISTORY_POINTS))
         result.append({"game": game, "variant": variant,
                        "rating": None if mine is None else rating_json(mine),
+                       "history_cut": plan.counts.get(bot_id, 0) > len(history),
                        "history": [{"match": m, "mu": round(mu, 4), "sigma": round(sigma, 4)}
                                    for m, mu, sigma in history]})
     return {"bot": bot_json(row), "games": result}
@@ -136,8 +142,12 @@ def tournaments(db: Database) -> list[dict[str, Any]]:
     return [_tournament_json(db, t) for t in reversed(db.tournaments())]
 
 
-def tournament(db: Database, tid: int) -> dict[str, Any]:
-    """A tournament's settings, entrants, standings, progress and latest finished matches."""
+def tournament(store: ReadOnlyStore, db: Database, tid: int) -> dict[str, Any]:
+    """A tournament's settings, entrants, standings, progress and latest finished matches.
+
+    The standings read every played match of the tournament, so they are cached until a
+    match of its game is played.
+    """
     try:
         t = db.tournament(tid)
     except NotFoundError:
@@ -146,7 +156,9 @@ def tournament(db: Database, tid: int) -> dict[str, Any]:
     labels = bot_labels(db)
     data.update(settings=t.settings, table_size=t.table_size, rounds=t.rounds, duplicate=t.duplicate, seed=t.seed,
                 time_control=t.time_control, keep_alive=bool(t.options.get("keep_alive")),
-                entrants=[bot_json(b) for b in db.tournament_bots(tid)], standings=standings(db, tid, labels),
+                entrants=[bot_json(b) for b in db.tournament_bots(tid)],
+                standings=store.per_table(db, t.game, t.variant, ("standings", tid),
+                                          lambda: standings(db, tid, labels)),
                 lower_scores_win=lower_scores_win(t.game),
                 latest=[match_json(m, labels) for m in db.matches(tournament_id=tid, status="done", limit=10,
                                                                   newest_first=True)])
@@ -197,6 +209,10 @@ class MatchFilter:
     faults: bool | None = None
     tournament: int | None = None
     page: int = 1
+    before: int | None = None
+    """Keyset paging: matches with a smaller id (older), as the "older" link asks."""
+    after: int | None = None
+    """Keyset paging: matches with a larger id (newer), as the "newer" link asks."""
 
     @classmethod
     def parse(cls, params: Any) -> MatchFilter:
@@ -218,31 +234,67 @@ class MatchFilter:
         faults_text = params.get("faults") or ""
         if faults_text not in ("", "yes", "no"):
             raise BadRequest("faults must be yes or no")
+        page, before, after = number("page") or 1, number("before"), number("after")
+        if before is not None and after is not None:
+            raise BadRequest("give before or after, not both")
+        if (before is not None or after is not None) and page != 1:
+            raise BadRequest("page cannot be combined with before or after")
+        if (page - 1) * PER_PAGE > MAX_OFFSET:
+            raise BadRequest(f"page is at most {MAX_OFFSET // PER_PAGE + 1}; further pages follow the "
+                             f"older link (before=ID)")
         return cls(game=params.get("game") or None, variant=params.get("variant") or None, bot=number("bot"),
                    status=status, faults={"": None, "yes": True, "no": False}[faults_text],
-                   tournament=number("tournament"), page=number("page") or 1)
+                   tournament=number("tournament"), page=page, before=before, after=after)
 
     def query(self, **changes: Any) -> dict[str, str]:
         """These filters (with ``changes``) as query parameters, for links."""
         values = {"game": self.game, "variant": self.variant, "bot": self.bot, "status": self.status,
                   "faults": None if self.faults is None else "yes" if self.faults else "no",
-                  "tournament": self.tournament, "page": self.page if self.page != 1 else None}
+                  "tournament": self.tournament, "page": self.page if self.page != 1 else None,
+                  "before": self.before, "after": self.after}
         values.update(changes)
         return {k: str(v) for k, v in values.items() if v is not None}
 
 
-def matches(db: Database, where: MatchFilter, per_page: int = PER_PAGE) -> dict[str, Any]:
-    """One page of matches, newest first, with the total for paging.
+def matches(db: Database, where: MatchFilter, per_page: int = PER_PAGE,
+            count_seconds: float = COUNT_SECONDS) -> dict[str, Any]:
+    """One page of matches, newest first, with the total for paging and the keyset links.
+
+    ``next_before`` / ``prev_after`` are the ids the older / newer links pass on (``None`` at
+    either end); with ``before`` or ``after`` no rows are skipped, so every page costs the same.
+    ``total`` is exact when the running totals give it, else counted up to :data:`COUNT_CAP`
+    (``total_capped`` says the count stopped there), or ``None`` when counting took longer
+    than ``count_seconds``.
 
     :raises NotFound: for an unknown game or variant in the filters.
     """
     check_game(where.game, where.variant)
     filters = {"tournament_id": where.tournament, "game": where.game, "variant": where.variant,
                "bot_id": where.bot, "status": where.status, "faults": where.faults}
-    total = db.count_matches(**filters)
-    rows = db.matches(**filters, limit=per_page, offset=(where.page - 1) * per_page, newest_first=True)
+    try:
+        with db.time_limit(count_seconds):
+            counted: int | None = db.count_matches(**filters, cap=COUNT_CAP)
+    except QueryInterrupted:
+        counted = None
+    capped = counted is None or counted > COUNT_CAP
+    total = None if counted is None else min(counted, COUNT_CAP)
+    if where.after is not None:  # the newer page: the next ids up, shown newest first
+        rows = db.matches(**filters, limit=per_page + 1, after_id=where.after)
+        newer = len(rows) > per_page
+        rows = rows[:per_page][::-1]
+        older = bool(rows)
+    else:
+        rows = db.matches(**filters, limit=per_page + 1, offset=(where.page - 1) * per_page, newest_first=True,
+                          before_id=where.before)
+        older = len(rows) > per_page
+        rows = rows[:per_page]
+        newer = where.before is not None or where.page > 1
     labels = bot_labels(db)
-    return {"total": total, "page": where.page, "per_page": per_page, "pages": max(1, -(-total // per_page)),
+    keyset = where.before is not None or where.after is not None
+    return {"total": total, "total_capped": capped, "page": None if keyset else where.page, "per_page": per_page,
+            "pages": None if total is None else max(1, -(-total // per_page)),
+            "next_before": rows[-1].id if rows and older else None,
+            "prev_after": rows[0].id if rows and newer else None,
             "matches": [match_json(m, labels) for m in rows]}
 
 

@@ -48,7 +48,7 @@ def game(request: Request) -> Response:
 def h2h(request: Request) -> Response:
     name, variant = request.path_params["game"], request.path_params["variant"]
     with _store(request).connect() as db:
-        matrix = data.head_to_head(db, name, variant)
+        matrix = data.head_to_head(_store(request), db, name, variant)
     if not matrix["bots"]:
         raise data.NotFound(f"no played {name} ({variant}) matches")
     cells = {(c["bot"], c["opponent"]): c for c in matrix["cells"]}
@@ -72,7 +72,8 @@ def tournaments(request: Request) -> Response:
 
 def tournament(request: Request) -> Response:
     with _store(request).connect() as db:
-        return _render(request, "tournament.html", {"t": data.tournament(db, request.path_params["tid"])})
+        return _render(request, "tournament.html", {"t": data.tournament(_store(request), db,
+                                                                         request.path_params["tid"])})
 
 
 def matches(request: Request) -> Response:

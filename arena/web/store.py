@@ -2,23 +2,29 @@
 
 Connections are opened with SQLite's ``mode=ro`` (:class:`arena.storage.Database`), so the
 server cannot write even by mistake, and WAL lets it read while a tournament writes.
-Request handlers run in a thread pool; each borrows an idle connection for its request.
+Request handlers run in a thread pool; each borrows an idle connection for its request,
+with a time limit on its queries (:data:`QUERY_SECONDS`): a request that would read too much
+ends in a clear error instead of keeping a core busy.
 """
 
 from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Hashable, Iterator
+from collections.abc import Callable, Hashable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from arena.queries import current_table, rating_signature
 from arena.ratings import RatingPlan, RatingRow, plan_ratings
-from arena.storage import Database
+from arena.storage import Database, QueryInterrupted
 
+QUERY_SECONDS = 2.0
+"""The longest a request may spend in the database."""
 _CACHED_PLANS = 32
+_CACHED_DERIVED = 256
+"""Bot histories and head-to-head matrices (a few tens of kB each)."""
 _CACHED_REPLAYS = 32
 """A 200-step replay is about 1 MB of JSON: at most this many are kept."""
 
@@ -46,25 +52,34 @@ class LruCache:
                 self._items.popitem(last=False)
 
 
+class QueryTooSlow(RuntimeError):
+    """A request's queries ran past the time limit (a 503)."""
+
+
 class ReadOnlyStore:
     """Pooled read-only connections to one database file.
 
     :raises StorageError: at construction, if the file is missing or not an arena database.
     """
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, query_seconds: float = QUERY_SECONDS) -> None:
         self.path = Path(path)
+        self.query_seconds = query_seconds
         first = Database(self.path, readonly=True)
         self._lock = threading.Lock()
         self._idle = [first]
         self._all = [first]
         self._plans = LruCache(_CACHED_PLANS)
+        self._derived = LruCache(_CACHED_DERIVED)
         self.replays = LruCache(_CACHED_REPLAYS)
         """Encoded replays of played matches by ``(match id, view)``: a played match never changes."""
 
     @contextmanager
     def connect(self) -> Iterator[Database]:
-        """A connection for the length of one request."""
+        """A connection for the length of one request; its queries stop at the time limit.
+
+        :raises QueryTooSlow: if they ran past it (SQLite interrupts the running statement).
+        """
         with self._lock:
             db = self._idle.pop() if self._idle else None
         if db is None:
@@ -72,7 +87,11 @@ class ReadOnlyStore:
             with self._lock:
                 self._all.append(db)
         try:
-            yield db
+            with db.time_limit(self.query_seconds):
+                yield db
+        except QueryInterrupted:
+            raise QueryTooSlow(f"the database took longer than {self.query_seconds:g} s to answer this request; "
+                               f"narrow it (filters, a smaller page)") from None
         finally:
             with self._lock:
                 self._idle.append(db)
@@ -89,12 +108,25 @@ class ReadOnlyStore:
         """The up-to-date rating table (statistics included), cached like :meth:`ratings`."""
         return self._cached(db, game, variant)[1]
 
+    def per_table(self, db: Database, game: str, variant: str, key: Hashable, compute: Callable[[], Any]) -> Any:
+        """``compute()``, kept until a match of ``game``/``variant`` is played (as the ratings are):
+        for what depends on a game's results only, such as a bot's rating history."""
+        full = (game, variant, *rating_signature(db, game, variant), key)
+        found = self._derived.get(full)
+        if found is None:
+            found = compute()
+            self._derived.put(full, found)
+        return found
+
     def _cached(self, db: Database, game: str, variant: str) -> tuple[RatingPlan, list[RatingRow]]:
         key = (game, variant, *rating_signature(db, game, variant))
         found: tuple[RatingPlan, list[RatingRow]] | None = self._plans.get(key)
         if found is None:
-            plan = plan_ratings(db, game, variant)
-            found = (plan, current_table(db, game, variant, plan))
+            # Once per table, not per request, and a table being played may have many matches
+            # to rate since its last stored ratings: not under the request's time limit.
+            with db.time_limit(None):
+                plan = plan_ratings(db, game, variant, keep_history=True)
+                found = (plan, current_table(db, game, variant, plan))
             self._plans.put(key, found)
         return found
 

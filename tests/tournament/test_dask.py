@@ -241,10 +241,9 @@ def test_a_result_that_arrives_twice_is_stored_once(tmp_path, cluster) -> None:
         assert [r.error for r in arrived] == [None] * 3
         summary = RunSummary(tid, total=2, done_before=0)
         first, *later = sorted(arrived, key=lambda r: r.record.seed)
-        _store(db, first, summary)
+        _store(db, [first], summary)
         stored = db.match_record(match.id).to_json()
-        for result in later:
-            _store(db, result, summary)
+        _store(db, later, summary)  # both late copies in one batch
         assert summary.played == 1 and summary.failed == 0
         assert db.match_record(match.id).to_json() == stored
         assert db.match(match.id).attempts == 1
