@@ -287,8 +287,8 @@ def _cycles_by_round(bots: Sequence[BotId], tables: Sequence[Sequence[int]], rou
 
 
 BALANCE_MOVES = 25_000
-"""Moves of the seeded local search that balances a period's partial counts (about a second
-of CPU at 8 seats; see ``benchmarks/seating_balance.py``)."""
+"""Moves of each of the two seeded local searches that balance a period's partial counts
+(together 0.2 to 2.5 s of CPU; see ``benchmarks/seating_balance.py``)."""
 
 
 def _balance_period(tables: Sequence[Sequence[int]], n: int, design: Sequence[Sequence[int]],
@@ -296,12 +296,13 @@ def _balance_period(tables: Sequence[Sequence[int]], n: int, design: Sequence[Se
     """Which bot of each table takes which seat of the design, and in which round each table
     uses which design order, so that ``before(a, b)`` is as even as possible after every round.
 
-    Two searches (:func:`_anneal`): orbit by orbit, which wins with many tables, then, unless
-    that one already keeps every count within one, table by table, which wins with few.  The
-    one with the smaller largest spread (then total spread) is kept.
+    Two searches (:func:`_anneal`): orbit by orbit, then table by table, and the one with the
+    smaller largest spread (then total spread) is kept.  The second is skipped when the first
+    keeps every count within one, or with more than ``15 n`` tables, where it was never
+    measured to win (``benchmarks/seating_balance.py``): it would only double the time.
     """
     by_orbit = _anneal(tables, n, design, rng, moves, by_orbit=True)
-    if max(_spreads(*by_orbit, n, design)) <= 1:
+    if max(_spreads(*by_orbit, n, design)) <= 1 or len(tables) > 15 * n:
         return by_orbit
     by_table = _anneal(tables, n, design, rng, moves, by_orbit=False)
     return min(by_orbit, by_table, key=lambda found: (max(spreads := _spreads(*found, n, design)), sum(spreads)))
