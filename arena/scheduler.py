@@ -32,12 +32,19 @@ seats or more.  Counting
   counts differ by at most one table (``k`` matches), except at 4 and 6 seats after
   ``k - 1`` rounds (mod ``P``), where they differ by two tables: one table apart would
   need the design that does not exist.
-* **more bots than seats**: each table follows its own copy of the design (its seats given
-  to its bots in a seeded random order) and uses every order of it once per period, so
-  after every multiple of ``P`` rounds ``before(a, b) = k * lambda * meetings(a, b)``, the
-  same for every ordered pair since the tables are pair-balanced.  Within a period each
-  table takes the unused order whose neighbour pairs have been counted least so far (a
-  greedy, not a guarantee: the counts drift apart by a few tables before evening out).
+* **more bots than seats**: each table follows its own copy of the design and uses every
+  order of it once per period, so after every multiple of ``P`` rounds
+  ``before(a, b) = k * lambda * meetings(a, b)``, the same for every ordered pair since the
+  tables are pair-balanced.  In between, which bot of a table takes which seat of the
+  design and in which round the table uses which order are free; a seeded local search
+  (:func:`_balance_period`) chooses them to keep the counts close.  It is a heuristic with
+  measured, not proven, bounds (``benchmarks/seating_balance.py``, tables in
+  ``docs/tournaments.md``): the counts stay within one table at 3 seats, two at 4 and 5,
+  two to four at 6 to 8 (the greedy it replaced drifted up to 7 apart, 8 with 20 bots).
+  Within one everywhere is not always possible: when the mean count after a round is a
+  whole number of tables (after every round with ``k + 1`` bots), within one means exact,
+  and an exhaustive search (``benchmarks/seating_exact.py``) shows that with 6 bots at
+  tables of 5 no schedule of this kind is exact after all of rounds 1, 2 and 3.
 * **teams** (partners opposite, as in Jass): a bot's neighbours are always opponents, and the
   two sides of a deal reverse the cyclic order, so each deal puts every bot once directly
   before each of its two opponents and once after: ``before(a, b)`` is the same for every
@@ -249,45 +256,190 @@ def free_for_all(bots: Sequence[BotId], table_size: int, *, rounds: int = 1, dup
     """Tables of ``table_size``, each played once per seat rotation, every round in another
     cyclic order (see "who sits directly before whom" above).
 
-    With more bots than seats, which seat of the design each bot of a table takes is shuffled
-    (from ``seed``), so tables do not all follow the same pattern.
+    With more bots than seats, which seat of the design each bot of a table takes, and in
+    which round each table uses which order, are searched (from ``seed``) so that the counts
+    stay even after every round.
     """
     rng = random.Random(seed)
-    tables = []
-    for subset in balanced_subsets(len(bots), table_size, max_tables=max_tables, seed=seed):
-        order = [bots[i] for i in subset]
-        if len(bots) > table_size:
-            rng.shuffle(order)
-        tables.append(order)
-    return _expand(_cycles_by_round(tables, rounds), duplicate=duplicate, rng=rng)
+    subsets = balanced_subsets(len(bots), table_size, max_tables=max_tables, seed=seed)
+    return _expand(_cycles_by_round(bots, subsets, rounds, seed), duplicate=duplicate, rng=rng)
 
 
-def _cycles_by_round(tables: Sequence[Sequence[BotId]],
-                     rounds: int) -> list[list[list[tuple[BotId, ...]]]]:
-    """Every round's seatings of ``tables``: one order of the design per table, in rotation.
+def _cycles_by_round(bots: Sequence[BotId], tables: Sequence[Sequence[int]], rounds: int,
+                     seed: int = 0) -> list[list[list[tuple[BotId, ...]]]]:
+    """Every round's seatings of ``tables`` (subsets of positions in ``bots``): one order of
+    the design per table, in rotation.
 
-    Each table uses every order of :func:`cycle_design` once per period.  A single table
-    takes them in the design's order (its balance in between is then the design's); several
-    take, each in turn, the unused order whose neighbour pairs were counted least so far.
-    After a period every count has grown by the same amount, so the next period repeats the
-    first one's choices: only one period is computed.
+    Each table uses every order of :func:`cycle_design` once per period, so after a period
+    every count has grown by the same amount and the next period repeats the first: only one
+    period is computed.  A single table takes the orders in the design's order (its balance
+    in between is then the design's); several are balanced by :func:`_balance_period`.
     """
     design = cycle_design(len(tables[0])) if tables else ((),)
-    before: Counter[tuple[BotId, BotId]] = Counter()
-    unused = [list(range(len(design))) for _ in tables]
-    period: list[list[list[tuple[BotId, ...]]]] = []
-    for _ in range(min(rounds, len(design))):
-        seatings = []
-        for table, left in zip(tables, unused):
-            def counted(index: int, table: Sequence[BotId] = table) -> int:
-                return sum(before[pair] for pair in _neighbours([table[i] for i in design[index]]))
-            pick = left[0] if len(tables) == 1 else min(left, key=counted)
-            left.remove(pick)
-            seats = [table[i] for i in design[pick]]
-            before.update(_neighbours(seats))
-            seatings.append(rotations(seats))
-        period.append(seatings)
+    if len(tables) <= 1 or len(design) == 1:
+        seated = [list(table) for table in tables]
+        orders = [list(range(len(design))) for _ in tables]
+    else:
+        seated, orders = _balance_period(tables, len(bots), design, random.Random(f"seats {seed}"))
+    period = [[rotations([bots[table[i]] for i in design[order[r]]]) for table, order in zip(seated, orders)]
+              for r in range(len(design))]
     return [period[r % len(period)] for r in range(rounds)]
+
+
+BALANCE_MOVES = 25_000
+"""Moves of each of the two seeded local searches that balance a period's partial counts
+(together 0.2 to 2.5 s of CPU; see ``benchmarks/seating_balance.py``)."""
+
+
+def _balance_period(tables: Sequence[Sequence[int]], n: int, design: Sequence[Sequence[int]],
+                    rng: random.Random, moves: int = BALANCE_MOVES) -> tuple[list[list[int]], list[list[int]]]:
+    """Which bot of each table takes which seat of the design, and in which round each table
+    uses which design order, so that ``before(a, b)`` is as even as possible after every round.
+
+    Two searches (:func:`_anneal`): orbit by orbit, then table by table, and the one with the
+    smaller largest spread (then total spread) is kept.  The second is skipped when the first
+    keeps every count within one, or with more than ``15 n`` tables, where it was never
+    measured to win (``benchmarks/seating_balance.py``): it would only double the time.
+    """
+    by_orbit = _anneal(tables, n, design, rng, moves, by_orbit=True)
+    if max(_spreads(*by_orbit, n, design)) <= 1 or len(tables) > 15 * n:
+        return by_orbit
+    by_table = _anneal(tables, n, design, rng, moves, by_orbit=False)
+    return min(by_orbit, by_table, key=lambda found: (max(spreads := _spreads(*found, n, design)), sum(spreads)))
+
+
+def _spreads(seated: Sequence[Sequence[int]], orders: Sequence[Sequence[int]], n: int,
+             design: Sequence[Sequence[int]]) -> list[int]:
+    """Max minus min of ``before(a, b)`` (in tables) after each round ``1 .. period - 1``."""
+    counts = [0] * (n * n)
+    out = []
+    for r in range(len(design) - 1):
+        for table, order in zip(seated, orders):
+            for arc in _neighbours([table[i] for i in design[order[r]]]):
+                counts[arc[0] * n + arc[1]] += 1
+        pairs = [counts[a * n + b] for a in range(n) for b in range(n) if a != b]
+        out.append(max(pairs) - min(pairs))
+    return out
+
+
+def _anneal(tables: Sequence[Sequence[int]], n: int, design: Sequence[Sequence[int]], rng: random.Random,
+            moves: int, by_orbit: bool) -> tuple[list[list[int]], list[list[int]]]:
+    """One search for :func:`_balance_period`: each table's seats and order of design cycles.
+
+    ``tables`` are subsets of the bots ``0 .. n-1``.  Any relabelling of a table's bots and
+    any order of its design's cycles keep the period exact; they only move counts between
+    the partial sums.  Simulated annealing (seeded, so the schedule is a function of the
+    seed) minimises the squared distance of every partial count from its mean, by two
+    moves: swap the rounds of two of a table's orders, or swap the seats of two of its bots.
+    It stops once every partial count is within one of the others, or after ``moves`` moves.
+
+    With ``by_orbit``, the tables of each full cyclic orbit ``{B + t mod n}`` move together
+    (``B + t`` is seated as ``B`` shifted by ``t``), so they add the same count to every pair
+    ``(a, a + d)``: the search then balances ``n - 1`` differences instead of ``n(n-1)``
+    pairs, with ``n`` times fewer tables to place.
+    """
+    k, period = len(design[0]), len(design)
+    remaining = Counter(tuple(sorted(table)) for table in tables)
+    units: list[list[int]] = []  # each unit's representative table (then shuffled: its seats)
+    full: list[bool] = []  # whether the unit stands for the n tables of a full orbit
+    unit_of: dict[tuple[int, ...], list[tuple[int, int]]] = {}  # table -> (unit, shift) for each copy
+    for table in tables:
+        base = tuple(sorted(table))
+        if not remaining[base]:
+            continue
+        orbit = [tuple(sorted((x + t) % n for x in base)) for t in range(n)]
+        whole = by_orbit and len(set(orbit)) == n and all(remaining[b] for b in orbit)
+        for t, member in enumerate(orbit if whole else [base]):
+            remaining[member] -= 1
+            unit_of.setdefault(member, []).append((len(units), t))
+        units.append(list(base))
+        full.append(whole)
+    for unit in units:
+        rng.shuffle(unit)
+    orders = [rng.sample(range(period), period) for _ in units]
+
+    # Partial counts for r = 1 .. period - 1 rounds: a before b is
+    # diffs[r][(b - a) % n] (full orbits) + pairs[r][a * n + b] (single tables).
+    diffs = [[0] * n for _ in range(period)]
+    pairs = [[0] * (n * n) for _ in range(period)]
+    pair_sums = [[0] * n for _ in range(period)]  # pairs[r] summed over each difference
+    mean = [r * len(tables) * k / (n * (n - 1)) for r in range(period)]
+
+    def arcs(unit: Sequence[int], cycle: int, whole: bool) -> list[int]:
+        """The unit's arcs in this design order: differences for an orbit, pairs otherwise."""
+        order = design[cycle]
+        if whole:
+            return [(unit[order[(s + 1) % k]] - unit[order[s]]) % n for s in range(k)]
+        return [unit[order[s]] * n + unit[order[(s + 1) % k]] for s in range(k)]
+
+    def cost(changes: Sequence[tuple[int, dict[int, int]]], whole: bool) -> float:
+        """How much the squared distances from the means grow by adding ``changes``
+        (``(r, {arc: change})``) to the partial counts."""
+        total = 0.0
+        for r, change in changes:
+            for arc, x in change.items():
+                if whole:  # the n pairs of difference ``arc`` all change by x
+                    total += x * (2 * (n * diffs[r][arc] + pair_sums[r][arc] - n * mean[r]) + n * x)
+                else:
+                    count = diffs[r][(arc % n - arc // n) % n] + pairs[r][arc]
+                    total += x * (2 * (count - mean[r]) + x)
+        return total
+
+    def apply(changes: Sequence[tuple[int, dict[int, int]]], whole: bool) -> None:
+        for r, change in changes:
+            for arc, x in change.items():
+                if whole:
+                    diffs[r][arc] += x
+                else:
+                    pairs[r][arc] += x
+                    pair_sums[r][(arc % n - arc // n) % n] += x
+
+    def balanced() -> bool:
+        for r in range(1, period):
+            counts = [diffs[r][(b - a) % n] + pairs[r][a * n + b] for a in range(n) for b in range(n) if a != b]
+            if max(counts) - min(counts) > 1:
+                return False
+        return True
+
+    for u, (unit, order) in enumerate(zip(units, orders)):
+        for r in range(1, period):
+            apply([(r, Counter(arc for c in range(r) for arc in arcs(unit, order[c], full[u])))], full[u])
+
+    temperature, coldest = 2.0, 0.1  # in units of the squared cost
+    cooling = (coldest / temperature) ** (1 / moves)
+    for move in range(moves):
+        if move % 1000 == 0 and balanced():
+            break
+        temperature *= cooling
+        u = rng.randrange(len(units))
+        unit, order, whole = units[u], orders[u], full[u]
+        changes: list[tuple[int, dict[int, int]]] = []
+        if rng.random() < 0.5:  # swap the rounds r1 < r2 of two orders: partial counts r1 + 1 .. r2 change
+            r1, r2 = sorted(rng.sample(range(period), 2))
+            change = Counter(arcs(unit, order[r2], whole))
+            change.subtract(arcs(unit, order[r1], whole))
+            changes = [(r, change) for r in range(r1 + 1, r2 + 1)]
+            new_unit, new_order = unit, order[:r1] + [order[r2]] + order[r1 + 1:r2] + [order[r1]] + order[r2 + 1:]
+        else:  # swap the seats of two bots: every round's cycle changes
+            x, y = rng.sample(range(k), 2)
+            new_unit = list(unit)
+            new_unit[x], new_unit[y] = unit[y], unit[x]
+            new_order = order
+            running: Counter[int] = Counter()
+            for r in range(period - 1):
+                running.update(arcs(new_unit, order[r], whole))
+                running.subtract(arcs(unit, order[r], whole))
+                changes.append((r + 1, dict(running)))
+        delta = cost(changes, whole)
+        if delta <= 0 or rng.random() < math.exp(-delta / temperature):
+            apply(changes, whole)
+            units[u], orders[u] = new_unit, new_order
+    seated, table_orders = [], []
+    for table in tables:
+        u, shift = unit_of[tuple(sorted(table))].pop()
+        seated.append([(x + shift) % n for x in units[u]])
+        table_orders.append(orders[u])
+    return seated, table_orders
 
 
 def _neighbours(seats: Sequence[BotId]) -> list[tuple[BotId, BotId]]:
