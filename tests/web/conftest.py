@@ -11,6 +11,7 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
+from typing import Any, Self
 from pathlib import Path
 
 import pytest
@@ -108,18 +109,21 @@ def free_port() -> int:
 class Server:
     """The real app under uvicorn in a thread, on a free loopback port."""
 
-    def __init__(self, db: Path) -> None:
+    def __init__(self, db: Path, play: Any = None, *, stop_seconds: float = 10) -> None:
+        """``play``: a :class:`arena.web.play.PlayConfig` for the Play area; ``stop_seconds``:
+        how long leaving waits for the server (and its matches) to stop."""
         import uvicorn
 
         from arena.web import create_app
 
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        self.server = uvicorn.Server(uvicorn.Config(create_app(db), host="127.0.0.1", port=self.port,
+        self.server = uvicorn.Server(uvicorn.Config(create_app(db, play), host="127.0.0.1", port=self.port,
                                                     log_level="warning"))
         self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.stop_seconds = stop_seconds
 
-    def __enter__(self) -> Server:
+    def __enter__(self) -> Self:
         self.thread.start()
         deadline = time.monotonic() + 20
         while not self.server.started:
@@ -130,7 +134,7 @@ class Server:
 
     def __exit__(self, *exc: object) -> None:
         self.server.should_exit = True
-        self.thread.join(10)
+        self.thread.join(self.stop_seconds)
 
 
 @pytest.fixture(scope="module")

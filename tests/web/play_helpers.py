@@ -6,7 +6,6 @@ from __future__ import annotations
 import http.cookiejar
 import json
 import re
-import threading
 import time
 import urllib.error
 import urllib.parse
@@ -21,41 +20,20 @@ from arena.web.play import PlayConfig
 from referee.match import TimeControl
 from referee.sandbox import SandboxConfig, SandboxMode
 
-from .conftest import free_port
+from .conftest import Server
 
 BOT_TIME = TimeControl(move_timeout=1.0, time_bank=2.0, max_faults=3, startup_timeout=15)
 
 
-class PlayServer:
+class PlayServer(Server):
     """``create_app(ladder, PlayConfig(...))`` under uvicorn in a thread."""
 
     def __init__(self, folder: Path, **options: Any) -> None:
-        import uvicorn
-
-        from arena.web import create_app
-
         self.ladder = folder / "ladder.db"
         Database(self.ladder).close()
         self.config = replace(PlayConfig(db_path=folder / "play.db", ladder=self.ladder, time_control=BOT_TIME,
                                          sandbox=SandboxConfig(SandboxMode.AUTO).resolved()), **options)
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.server = uvicorn.Server(uvicorn.Config(create_app(self.ladder, self.config), host="127.0.0.1",
-                                                    port=self.port, log_level="warning"))
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
-
-    def __enter__(self) -> PlayServer:
-        self.thread.start()
-        deadline = time.monotonic() + 20
-        while not self.server.started:
-            if time.monotonic() > deadline or not self.thread.is_alive():
-                raise RuntimeError("the web server did not start")
-            time.sleep(0.05)
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.server.should_exit = True
-        self.thread.join(40)
+        super().__init__(self.ladder, self.config, stop_seconds=40)
 
 
 class Visitor:
