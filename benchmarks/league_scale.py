@@ -39,11 +39,11 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from web_latency import free_port
+from web_latency import free_port, play_random
 
 from arena.ratings import update_ratings
 from arena.storage import Database, ScheduledMatch
-from referee.games import game_class, make_game
+from referee.games import game_class
 from referee.result import Fault, FaultKind, MatchRecord, Move, MoveStatus
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -57,20 +57,6 @@ BATCH = 500
 """Results handed to the writer at once while building."""
 
 Game = tuple[list[tuple[int, int, str]], list[float], list[int]]
-
-
-def play_random(game: str, seats: int, seed: int) -> Game:
-    """A real game under a seeded random policy: ``(moves, scores, ranking)``."""
-    rng = random.Random(seed)
-    state = make_game(game, num_players=seats).new_initial_state(seed)
-    moves = []
-    while not state.is_terminal():
-        legal = state.legal_actions()
-        index = rng.randrange(len(legal))
-        moves.append((state.current_player(), index, str(legal[index])))
-        state.apply(legal[index])
-    outcome = state.outcome()
-    return moves, list(outcome.scores), list(outcome.ranking)
 
 
 def make_record(match_id: int, game: str, seed: int, played: Game, players: list[str], rng: random.Random,

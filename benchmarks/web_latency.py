@@ -37,10 +37,10 @@ LONG = 30
 """Six-seat matches of about 200 moves, each replayed once cold (not yet cached) and then warm."""
 
 
-def play_random(num_players: int, seed: int) -> tuple[list[tuple[int, int, str]], list[float], list[int]]:
-    """A real Yahtzee game under a seeded random policy: ``(moves, scores, ranking)``."""
+def play_random(game: str, num_players: int, seed: int) -> tuple[list[tuple[int, int, str]], list[float], list[int]]:
+    """A real game under a seeded random policy: ``(moves, scores, ranking)``."""
     rng = random.Random(seed)
-    state = make_game("yahtzee", num_players=num_players).new_initial_state(seed)
+    state = make_game(game, num_players=num_players).new_initial_state(seed)
     moves = []
     while not state.is_terminal():
         legal = state.legal_actions()
@@ -68,8 +68,8 @@ def make_record(match_id: int, seed: int, game: tuple[list[tuple[int, int, str]]
 def build(path: Path, matches: int) -> list[tuple[int, int]]:
     """The database (``matches`` in all); returns the long matches' ids and replay steps."""
     rng = random.Random(1)
-    pool = [(seed, play_random(2, seed)) for seed in range(POOL)]
-    candidates = sorted(((s, play_random(6, s)) for s in range(1000, 1000 + 3 * LONG)),
+    pool = [(seed, play_random("yahtzee", 2, seed)) for seed in range(POOL)]
+    candidates = sorted(((s, play_random("yahtzee", 6, s)) for s in range(1000, 1000 + 3 * LONG)),
                         key=lambda item: abs(len(item[1][0]) + 1 - 200))
     longs = candidates[:LONG]
     db = Database(path)
