@@ -27,8 +27,6 @@ from arena.storage import INTEGRITY_HINT
 from referee.bots import BotSpecError, resolve_bot
 from referee.games import game_class, game_names
 from referee.games.base import SettingsError, player_count_text
-from referee.match import MatchConfig, run_match
-from referee.replay import replay
 from referee.result import MatchRecord
 from referee.sandbox import SandboxConfig
 
@@ -145,6 +143,8 @@ def play(game_name: str, variant: str | None, settings: tuple[str, ...], bots: t
     A bot that forfeits (it does not become ready, its process dies, or it faults
     --max-faults times) ranks last, as in a tournament: the match is played, its record
     written and its result printed, and the command then exits 1 saying who forfeited and why."""
+    from referee.match import MatchConfig, run_match  # grpc: imported by the commands that play only
+
     try:
         if log_out is not None and (problem := output_path_problem(log_out)) is not None:
             raise click.ClickException(f"--log-out {log_out}: {problem}")
@@ -198,6 +198,8 @@ def replay_command(record_file: Path) -> None:
 
     Exits 0 when every move and the final result match, 1 otherwise.
     """
+    from referee.replay import replay  # the engines' replay needs the wire format (protobuf)
+
     try:
         record = MatchRecord.from_json(json.loads(record_file.read_text(encoding="utf-8")))
         report = replay(record)

@@ -7,7 +7,7 @@ import os
 import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 from rich.console import Console
@@ -15,9 +15,11 @@ from rich.table import Table
 
 from arena.cli_hints import arena_hint
 from referee.games.base import State
-from referee.match import TimeControl
 from referee.result import FaultKind, MatchRecord, MoveStatus
 from referee.sandbox import Limits, SandboxConfig, SandboxError, SandboxMode
+
+if TYPE_CHECKING:  # the match runner imports grpc: loaded only by the commands that play (fast start)
+    from referee.match import TimeControl
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -71,6 +73,8 @@ def time_control_options(function: F) -> F:
 
 
 def make_time_control(move_timeout: float, time_bank: float, max_faults: int, startup_timeout: float) -> TimeControl:
+    from referee.match import TimeControl
+
     return TimeControl(move_timeout=move_timeout, time_bank=time_bank, max_faults=max_faults,
                        startup_timeout=startup_timeout)
 

@@ -18,38 +18,45 @@ import time
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 from rich import box
 from rich.table import Table
 
-from arena.check_bot import percentile
 from arena.cli_common import (check_database_path, check_output_path, executor_options, make_time_control,
                               parse_settings, print_faults, print_match_log, print_result, sandbox_options,
                               time_control_options)
 from arena.cli_hints import arena_hint
-from arena.executors import ExecutorError
 from arena.output import Column, console, emit, format_option
-from arena.preflight import preflight
 from arena.progress import progress_display
 from arena.queries import BotLookupError, bot_labels, current_table, find_bot, h2h_matrix, players_text, rating_json
 from arena.ratings import RatingRow, plan_ratings
 from arena.resources import random_bot_copies, sample_bots_dir
 from arena.storage import DEFAULT_DB, BotRow, Database, StorageError
-from arena.tournament import (RunSummary, TournamentError, TournamentSpec, abandon_tournament,
-                              create_tournament, delete_tournament, entrant_specs, expand_bots, plan_tournament,
-                              run_tournament, spec_from_row)
 from referee.bots import BotSpec, resolve_bot
 from referee.games import game_class, game_names
 from referee.games.base import SettingsError
 from referee.result import MatchRecord, MoveStatus
 from referee.sandbox import SandboxConfig, SandboxError
 
+if TYPE_CHECKING:
+    from arena.tournament import RunSummary, TournamentSpec
+
 SAMPLE_BOTS = sample_bots_dir() / "python"
 """The demo's bots: every Python sample bot (shipped inside the package, see arena.resources)."""
 
-_EXPECTED = (StorageError, TournamentError, SettingsError, SandboxError, ExecutorError)
+
+def _expected() -> tuple[type[Exception], ...]:
+    """The errors a command reports as one ``Error:`` line.
+
+    The tournament runner and the executors (and so grpc) are imported here and in the commands
+    that run matches, not at the top: ``arena --help`` and the commands that only read start fast.
+    """
+    from arena.executors import ExecutorError
+    from arena.tournament import TournamentError
+
+    return StorageError, TournamentError, SettingsError, SandboxError, ExecutorError
 
 
 def db_option(function: Callable[..., Any]) -> Callable[..., Any]:
@@ -163,6 +170,8 @@ def run_command(game: str, variant: str | None, settings: tuple[str, ...], bots:
     whole schedule is stored first; if the run stops (Ctrl-C, a crash, kill -9),
     `arena tournament resume ID` plays what is left, with the same sandbox and limits.
     """
+    from arena.tournament import TournamentSpec, create_tournament, expand_bots, plan_tournament, run_tournament
+
     _check_game(game, variant)
     check_database_path(db_path)
     try:
@@ -197,12 +206,14 @@ def run_command(game: str, variant: str | None, settings: tuple[str, ...], bots:
                                      progress=None if quiet else progress_display(f"{t.game} ({t.variant})"),
                                      executor_factory=executor_factory)
             _print_summary(db, tid, summary)
-    except _EXPECTED as error:
+    except _expected() as error:
         raise click.ClickException(str(error)) from None
 
 
 def _folder_unchanged(row: BotRow) -> bool:
     """Whether a registered manifest bot's folder still holds its registered files."""
+    from arena.tournament import TournamentError, spec_from_row
+
     try:
         spec_from_row(row)
     except TournamentError:
@@ -212,6 +223,9 @@ def _folder_unchanged(row: BotRow) -> bool:
 
 def _preflight(spec: TournamentSpec, allow_broken: bool) -> list[BotSpec]:
     """Check every bot (:mod:`arena.preflight`); print what is wrong; refuse unless allowed."""
+    from arena.preflight import preflight
+    from arena.tournament import TournamentError
+
     checks = preflight(spec.bots, spec.game, startup_timeout=spec.time_control.startup_timeout,
                        sandbox=spec.sandbox)
     for check in checks:
@@ -242,6 +256,8 @@ def _preflight(spec: TournamentSpec, allow_broken: bool) -> list[BotSpec]:
 def resume_command(tournament_id: int, workers: int, keep_alive: bool | None,
                    executor_factory: Callable[..., Any] | None, quiet: bool, db_path: Path) -> None:
     """Play the matches of tournament TOURNAMENT_ID that are not done (pending or failed)."""
+    from arena.tournament import entrant_specs, run_tournament
+
     check_database_path(db_path)
     db = open_db(db_path)
     try:
@@ -255,7 +271,7 @@ def resume_command(tournament_id: int, workers: int, keep_alive: bool | None,
                                  progress=None if quiet or not left else progress_display(f"{t.game} ({t.variant})"),
                                  executor_factory=executor_factory)
         _print_summary(db, tournament_id, summary)
-    except _EXPECTED as error:
+    except _expected() as error:
         raise click.ClickException(str(error)) from None
     finally:
         db.close()
@@ -267,11 +283,13 @@ def resume_command(tournament_id: int, workers: int, keep_alive: bool | None,
 def abandon_command(tournament_id: int, db_path: Path) -> None:
     """Give up on tournament TOURNAMENT_ID: its played matches stay (and stay rated); the
     unplayed ones are never played, and `resume` refuses it."""
+    from arena.tournament import abandon_tournament
+
     with open_db(db_path) as db:
         try:
             abandon_tournament(db, tournament_id)
             counts = db.match_counts(tournament_id)
-        except _EXPECTED as error:
+        except _expected() as error:
             raise click.ClickException(str(error)) from None
     console.print(f"tournament {tournament_id} abandoned: {counts['done']} played match(es) kept, "
                   f"{counts['pending'] + counts['failed']} unplayed")
@@ -286,6 +304,8 @@ def delete_command(tournament_id: int, yes: bool, db_path: Path) -> None:
 
     This cannot be undone: `arena db backup` first if in doubt.
     """
+    from arena.tournament import delete_tournament
+
     with open_db(db_path) as db:
         try:
             t = db.tournament(tournament_id)
@@ -296,7 +316,7 @@ def delete_command(tournament_id: int, yes: bool, db_path: Path) -> None:
                 click.confirm(f"delete tournament {tournament_id} ({t.game} {t.variant}, {total} matches) from "
                               f"{db_path}?", abort=True)
             deleted = delete_tournament(db, tournament_id)
-        except _EXPECTED as error:
+        except _expected() as error:
             raise click.ClickException(str(error)) from None
     console.print(f"tournament {tournament_id} deleted with its {deleted} match(es); {t.game} ({t.variant}) "
                   f"ratings recomputed")
@@ -561,6 +581,8 @@ def show(match_id: int, as_json: bool, out: Path | None, verbose: bool, db_path:
 def decision_times(record: MatchRecord) -> list[dict[str, Any]]:
     """Per seat: how many decisions its bot answered, and their median, 99th percentile and
     longest time (moves the fallback played for a forfeited seat are left out)."""
+    from arena.check_bot import percentile
+
     rows = []
     for seat, name in enumerate(record.players):
         times = sorted(m.elapsed_ms for m in record.moves if m.seat == seat and m.status is not MoveStatus.FORFEITED)
@@ -588,6 +610,8 @@ def demo(db_path: Path | None, rounds: int, workers: int, seed: int, serve_port:
     leaderboards and replays are then served read-only (the temporary database lives until
     Ctrl-C).
     """
+    from arena.tournament import TournamentSpec, create_tournament, run_tournament
+
     if not SAMPLE_BOTS.is_dir():
         raise click.ClickException(f"no sample bots at {SAMPLE_BOTS} (arena is installed incompletely)")
     if db_path is not None:
@@ -618,7 +642,7 @@ def demo(db_path: Path | None, rounds: int, workers: int, seed: int, serve_port:
                         console.print(f"  failed: {error}")
                     t = db.tournament(tid)
                     print_ratings(db, t.game, t.variant, "table")
-        except _EXPECTED as error:
+        except _expected() as error:
             raise click.ClickException(str(error)) from None
         console.print(f"\ndemo finished in {time.monotonic() - started:.1f} s")
         if serve_port is not None:
@@ -634,6 +658,8 @@ def demo(db_path: Path | None, rounds: int, workers: int, seed: int, serve_port:
 def _demo_bots(game: str, folder: Path) -> list[BotSpec]:
     """The sample bots that play ``game``, plus copies of the random bot where a table needs
     more players than there are sample bots (Yoninkan seats four)."""
+    from arena.tournament import expand_bots
+
     specs, _ = expand_bots([str(SAMPLE_BOTS)], game)
     cls = game_class(game)
     missing = 0 if cls.teams else max(0, cls.min_players - len(specs))

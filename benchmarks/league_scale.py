@@ -285,6 +285,8 @@ def main() -> None:
     parser.add_argument("--reuse", action="store_true", help="measure the league already at --keep")
     parser.add_argument("--writer-only", action="store_true", help="only the writer and size figures")
     parser.add_argument("--web-only", action="store_true", help="only the web figures (with --reuse)")
+    parser.add_argument("--ratings-only", action="store_true",
+                        help="only the rating figures (with --reuse; the recompute rewrites the file's ratings)")
     args = parser.parse_args()
     league = League()
     with tempfile.TemporaryDirectory(prefix="arena-league-") as scratch:
@@ -312,6 +314,10 @@ def main() -> None:
         total = db.count_matches(status="done")
         if total != args.matches:
             raise SystemExit(f"the league has {total} played matches, not {args.matches}")
+        if args.ratings_only:
+            db.close()
+            rating_figures(path, total)
+            return
         bot = db.bots()[0].id
         # half-way down the newest-first list, where the "older" links lead (keyset paging)
         half = db.conn.execute("SELECT id FROM matches ORDER BY id DESC LIMIT 1 OFFSET ?", (total // 2,)).fetchone()[0]

@@ -131,3 +131,24 @@ def test_cached_histories_head_to_head_and_standings_follow_each_new_result(tmp_
         history = client.get(f"/api/bots/{bots[0]}").json()["games"][0]["history"]
         assert [p["match"] for p in history] == ids
     db.close()
+
+
+def test_the_cached_head_to_head_page_follows_each_new_result(tmp_path: Path) -> None:
+    """The page's matrix is drawn once per game and cached: a new result draws it again, with
+    the new counts and results, and an unknown or unplayed table stays a 404 (nothing cached)."""
+    path = tmp_path / "live.db"
+    db, tid, bots = tournament_db(path, 2, [(0, 1)] * 4)
+    ids = [m.id for m in db.unfinished_matches(tid)]
+    with TestClient(create_app(path)) as client:
+        assert client.get("/games/yahtzee/yahtzee/h2h").status_code == 404  # nothing played yet
+        for played, match_id in enumerate(ids, start=1):
+            db.store_results([(match_id, record(match_id, [0, 1] if played % 2 else [1, 0]))])
+            for _ in range(2):  # drawn, then from the cache
+                page = client.get("/games/yahtzee/yahtzee/h2h")
+                assert page.status_code == 200
+                wins = (played + 1) // 2
+                assert page.text.count(f"<small> ({played})</small>") == 2  # both cells of the pair
+                assert f'data-result="{round(wins / played, 4)}"' in page.text
+                assert f'data-result="{round(1 - wins / played, 4)}"' in page.text
+        assert client.get("/games/yahtzee/nope/h2h").status_code == 404
+    db.close()
