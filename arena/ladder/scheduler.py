@@ -40,7 +40,7 @@ from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
-from arena.ratings import SIGMA, environment
+from arena.ratings import SIGMA, environment, stronger_probability
 from arena.scheduler import SEED_LIMIT, Format, ScheduleError, rotations, team_matches
 
 BotId = TypeVar("BotId", bound=Hashable)
@@ -100,10 +100,10 @@ def ambiguity(a: Entrant[BotId], b: Entrant[BotId]) -> float:
     towards 0 when they are many standard deviations of the difference apart.
 
     Twice the probability, given both ratings as independent normals, that the one with the
-    lower mean is the stronger: ``2 * Phi(-|mu_a - mu_b| / sqrt(sigma_a^2 + sigma_b^2))``.
+    lower mean is the stronger (:func:`arena.ratings.stronger_probability`).
     """
-    spread = math.hypot(a.sigma, b.sigma)
-    return math.erfc(abs(a.mu - b.mu) / (spread * math.sqrt(2))) if spread > 0 else float(a.mu == b.mu)
+    p = stronger_probability(a, b)
+    return 2 * min(p, 1 - p)
 
 
 def window_counts(entrants: Sequence[Entrant[BotId]], now: float, window: float) -> dict[BotId, tuple[int, float]]:
