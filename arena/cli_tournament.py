@@ -308,7 +308,8 @@ def print_ratings(db: Database, game: str, variant: str, fmt: str, *, recompute:
     rows = current_table(db, game, variant, plan_ratings(db, game, variant, recompute=recompute))
     records = []
     for row, sep in zip(rows, separations(rows)):
-        records.append(dict(rating_json(row), best_rank=sep.best, worst_rank=sep.worst, tied_with=list(sep.tied_with),
+        tied: list[int] | str = list(sep.tied_with) if fmt == "json" else " ".join(map(str, sep.tied_with))
+        records.append(dict(rating_json(row), best_rank=sep.best, worst_rank=sep.worst, tied_with=tied,
                             ranks=f"{sep.best}" if sep.best == sep.worst else f"{sep.best}-{sep.worst}"))
     columns = RATING_COLUMNS + (RATING_TIES_TEXT if fmt in ("table", "markdown") else RATING_TIES_DATA)
     emit(columns, records, fmt, title=f"{game} ({variant}) ratings")

@@ -134,9 +134,10 @@ def run(job: tuple[str, str, int, int, int, float]) -> dict[str, Any]:
             current = next(planned)
         else:
             recent = len(seated) - window
-            chosen = next_set([Entrant(b, ratings[b].mu, ratings[b].sigma, 0.0, tuple(t for t in times[b] if t > recent))
-                               for b in bots],
-                              fmt, now=len(seated), seed=seed, number=number, policy=_policy(window), before=before)
+            state = [Entrant(b, ratings[b].mu, ratings[b].sigma, 0.0, tuple(t for t in times[b] if t > recent))
+                     for b in bots]
+            chosen = next_set(state, fmt, now=len(seated), seed=seed, number=number, policy=_policy(window),
+                              before=before)
             before = count_before(chosen.seatings, before)
             current = [(seats, chosen.seed) for seats in chosen.seatings]
         number += 1

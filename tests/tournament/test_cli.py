@@ -66,7 +66,7 @@ class TestResults:
             lines = result.output.splitlines()
             assert lines[0] == ("rank,bot,version,mu,sigma,conservative,matches,wins,mean_score,faults,"
                                 "best_rank,worst_rank,tied_with")
-            assert lines[1].endswith(',1,2,[2]')
+            assert lines[1].endswith(",1,2,2")  # one value per cell: the ranks space-separated
         elif fmt == "markdown":
             assert "| rank | bot | version |" in result.output and "| ranks | tied with |" in result.output
             assert "| 1-2 | 2 |" in result.output
