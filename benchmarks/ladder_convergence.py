@@ -41,6 +41,8 @@ import argparse
 import importlib.util
 import json
 import math
+import multiprocessing
+import os
 import random
 import statistics
 import time
@@ -163,9 +165,10 @@ def run(job: tuple[str, str, int, int, int, float]) -> dict[str, Any]:
             converged = None
         elif converged is None:
             converged = count
-    return {"game": game, "method": method, "seed": seed, "converged": converged,
+    return {"game": game, "method": method, "seed": seed, "matches": matches, "converged": converged,
             "fairness": fairness(seated, bots, window, [c for c, _ in checkpoints]),
-            "final_right": checkpoints[-1][1], "seconds": time.monotonic() - started}
+            "final_right": checkpoints[-1][1], "mu": [round(ratings[b].mu, 4) for b in bots],
+            "seconds": time.monotonic() - started}
 
 
 def _policy(window: float) -> Any:
@@ -221,7 +224,10 @@ def main() -> None:
                  for method in options.methods for s in range(options.seeds)]
     started = time.monotonic()
     results = []
-    with ProcessPoolExecutor(options.workers) as pool:
+    # The sample strategies break some ties in set order, which follows Python's string hashes:
+    # fixing the hash seed of the (spawned) workers makes every run repeatable.
+    os.environ.setdefault("PYTHONHASHSEED", "0")
+    with ProcessPoolExecutor(options.workers, mp_context=multiprocessing.get_context("spawn")) as pool:
         for done in as_completed([pool.submit(run, job) for job in jobs]):
             r = done.result()
             results.append(r)
@@ -243,17 +249,18 @@ def main() -> None:
         if "ladder" in medians:
             for other in ("plain", "duplicate"):
                 if other in medians:
-                    print(f"  {other} / ladder: {_ratio(medians[other], medians['ladder'])}")
+                    print(f"  {other} / ladder: {_ratio(medians[other], medians['ladder'], options.matches)}")
     if options.json:
         options.json.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
 
 
-def _ratio(other: float, ladder: float) -> str:
-    """How many times fewer matches the ladder needed, or why that is not a number."""
+def _ratio(other: float, ladder: float, matches: int) -> str:
+    """How many times fewer matches the ladder needed (medians), or a bound when a median is censored."""
     if math.isinf(ladder):
-        return "the ladder did not converge in most runs"
+        return f"not measured: the ladder did not converge within {matches} matches in most runs"
     if math.isinf(other):
-        return f"more than {ladder:g} matches for the ladder against not converging in most runs"
+        return (f"more than {matches / ladder:.2f}x fewer matches (the round robin did not converge within "
+                f"{matches} in most runs)")
     return f"{other / ladder:.2f}x fewer matches"
 
 
