@@ -331,7 +331,11 @@ RATING_TIES_DATA = [Column("best_rank"), Column("worst_rank"), Column("tied_with
 @click.option("--recompute", is_flag=True, help="Recompute from every stored result, in match-id order.")
 @db_option
 def ratings(game: str, variant: str | None, fmt: str, recompute: bool, db_path: Path) -> None:
-    """TrueSkill ratings of one game and variant, best conservative rating (mu - 3 sigma) first."""
+    """TrueSkill ratings of one game and variant, best conservative rating (mu - 3 sigma) first.
+
+    "ranks" and "tied with" show, from the ratings' uncertainty, where each bot may really
+    stand and which bots it is not yet separated from (order less than 95% sure; docs/ladder.md).
+    """
     variant = _check_game(game, variant)
     with open_db(db_path, readonly=True) as db:
         rows = print_ratings(db, game, variant, fmt, recompute=recompute)
