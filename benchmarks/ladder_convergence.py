@@ -205,6 +205,7 @@ def main() -> None:
     parser.add_argument("--games", nargs="+", default=list(GAMES), choices=list(GAMES))
     parser.add_argument("--methods", nargs="+", default=list(METHODS), choices=METHODS)
     parser.add_argument("--seeds", type=int, default=20, help="runs per game and method")
+    parser.add_argument("--first-seed", type=int, default=1000, help="seeds are this, this + 1, ...")
     parser.add_argument("--entrants", type=int, default=10, help="p = 0, 0.1, ... (at most 10)")
     parser.add_argument("--matches", type=int, default=3000, help="matches per run")
     parser.add_argument("--window", type=float, default=None, help="fairness window, in matches")
@@ -220,7 +221,7 @@ def main() -> None:
     for game in options.games:
         size = game_format(game, options.entrants).table_size
         window = options.window or 20 * options.entrants / min(size, options.entrants)
-        jobs += [(game, method, 1000 + s, options.entrants, options.matches, window)
+        jobs += [(game, method, options.first_seed + s, options.entrants, options.matches, window)
                  for method in options.methods for s in range(options.seeds)]
     started = time.monotonic()
     results = []
