@@ -31,7 +31,7 @@ from arena.cli_hints import arena_hint
 from arena.output import Column, console, emit, format_option
 from arena.progress import progress_display
 from arena.queries import BotLookupError, bot_labels, current_table, find_bot, h2h_matrix, players_text, rating_json
-from arena.ratings import RatingRow, plan_ratings
+from arena.ratings import RatingRow, plan_ratings, separations
 from arena.resources import random_bot_copies, sample_bots_dir
 from arena.storage import DEFAULT_DB, BotRow, Database, StorageError
 from referee.bots import BotSpec, resolve_bot
@@ -356,13 +356,22 @@ def print_ratings(db: Database, game: str, variant: str, fmt: str, *, recompute:
     """The up-to-date table, computed from the stored one and the results without writing
     (:func:`arena.queries.current_table`, as the web server does)."""
     rows = current_table(db, game, variant, plan_ratings(db, game, variant, recompute=recompute))
-    emit(RATING_COLUMNS, [rating_json(r) for r in rows], fmt, title=f"{game} ({variant}) ratings")
+    records = []
+    for row, sep in zip(rows, separations(rows)):
+        tied: list[int] | str = list(sep.tied_with) if fmt == "json" else " ".join(map(str, sep.tied_with))
+        records.append(dict(rating_json(row), best_rank=sep.best, worst_rank=sep.worst, tied_with=tied,
+                            ranks=f"{sep.best}" if sep.best == sep.worst else f"{sep.best}-{sep.worst}"))
+    columns = RATING_COLUMNS + (RATING_TIES_TEXT if fmt in ("table", "markdown") else RATING_TIES_DATA)
+    emit(columns, records, fmt, title=f"{game} ({variant}) ratings")
     return rows
 
 
 RATING_COLUMNS = [Column("rank"), Column("bot"), Column("version"), Column("mu", digits=3),
                   Column("sigma", digits=3), Column("conservative", "mu-3sigma", digits=3), Column("matches"),
                   Column("wins"), Column("mean_score"), Column("faults")]
+RATING_TIES_TEXT = [Column("ranks"), Column("tied_with")]
+"""Where each bot may really stand (docs/ladder.md): a rank range and the ranks it is not separated from."""
+RATING_TIES_DATA = [Column("best_rank"), Column("worst_rank"), Column("tied_with")]
 
 
 @click.command()
@@ -372,7 +381,11 @@ RATING_COLUMNS = [Column("rank"), Column("bot"), Column("version"), Column("mu",
 @click.option("--recompute", is_flag=True, help="Recompute from every stored result, in match-id order.")
 @db_option
 def ratings(game: str, variant: str | None, fmt: str, recompute: bool, db_path: Path) -> None:
-    """TrueSkill ratings of one game and variant, best conservative rating (mu - 3 sigma) first."""
+    """TrueSkill ratings of one game and variant, best conservative rating (mu - 3 sigma) first.
+
+    "ranks" and "tied with" show, from the ratings' uncertainty, where each bot may really
+    stand and which bots it is not yet separated from (order less than 95% sure; docs/ladder.md).
+    """
     variant = _check_game(game, variant)
     with open_db(db_path, readonly=True) as db:
         rows = print_ratings(db, game, variant, fmt, recompute=recompute)

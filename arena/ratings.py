@@ -35,6 +35,7 @@ import dataclasses
 import math
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Protocol
 
 import trueskill
 
@@ -507,3 +508,63 @@ def head_to_head(db: Database, game: str, variant: str) -> dict[tuple[int, int],
     """
     return {pair: HeadToHead(pair[0], pair[1], n, points / (2 * n))
             for pair, (n, points) in db.pair_stats(game, variant).items() if n}
+
+
+SEPARATION = 0.95
+"""How sure the ratings must be of two bots' order before the table calls them separated."""
+
+
+class Rated(Protocol):
+    """Anything with a TrueSkill mean and deviation (``trueskill.Rating``, :class:`RatingRow`...)."""
+
+    @property
+    def mu(self) -> float: ...
+
+    @property
+    def sigma(self) -> float: ...
+
+
+def stronger_probability(a: Rated, b: Rated) -> float:
+    """The probability that ``a``'s skill is above ``b``'s, taking both ratings as independent
+    normals: ``Phi((mu_a - mu_b) / sqrt(sigma_a^2 + sigma_b^2))``."""
+    spread = math.hypot(a.sigma, b.sigma)
+    if spread == 0:
+        return 1.0 if a.mu > b.mu else 0.0 if a.mu < b.mu else 0.5
+    return 0.5 * math.erfc((b.mu - a.mu) / (spread * math.sqrt(2)))
+
+
+@dataclass(frozen=True)
+class Separation:
+    """Where one row of a rating table may really stand, given the ratings' uncertainty."""
+
+    best: int
+    """1 + the rows surely above it."""
+    worst: int
+    """The rows count minus those surely below it."""
+    tied_with: tuple[int, ...]
+    """Ranks (1-based positions in the table) of the rows it is not yet separated from."""
+
+
+def separations(table: Sequence[Rated], confidence: float = SEPARATION) -> list[Separation]:
+    """For each row of ``table`` (in its order), the rows it is not yet separated from.
+
+    Two bots are separated once :func:`stronger_probability` puts one above the other with
+    at least ``confidence``; otherwise their order is still open ("tied with").  The rank
+    range runs from one below the rows surely above to one above the rows surely below.
+    """
+    out = []
+    for i, row in enumerate(table):
+        above = below = 0
+        tied = []
+        for j, other in enumerate(table):
+            if i == j:
+                continue
+            p = stronger_probability(other, row)
+            if p >= confidence:
+                above += 1
+            elif 1 - p >= confidence:
+                below += 1
+            else:
+                tied.append(j + 1)
+        out.append(Separation(above + 1, len(table) - below, tuple(tied)))
+    return out

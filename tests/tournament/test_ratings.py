@@ -6,7 +6,10 @@ import random
 
 import pytest
 
-from arena.ratings import apply_match, environment, rate, rating_table, team_ranks, update_ratings
+import trueskill
+
+from arena.ratings import (apply_match, environment, rate, rating_table, separations, stronger_probability,
+                          team_ranks, update_ratings)
 from arena.storage import MatchRow
 
 from .helpers import record, tournament_db
@@ -40,6 +43,24 @@ def test_a_clearly_stronger_bot_is_rated_first(tmp_path):
     rows = table(db)
     assert rows[0].bot_id == strong and rows[0].wins == 12 and rows[0].matches == 12
     assert rows[0].conservative > max(r.mu for r in rows[1:])
+    # the winner is separated from everyone; the three others, shuffled at random, are not from each other
+    seps = separations(rows)
+    assert (seps[0].best, seps[0].worst, seps[0].tied_with) == (1, 1, ())
+    assert [(s.best, s.worst) for s in seps[1:]] == [(2, 4)] * 3
+    assert [s.tied_with for s in seps[1:]] == [(3, 4), (2, 4), (2, 3)]
+
+
+def test_separated_means_the_order_is_95_percent_sure():
+    R = trueskill.Rating
+    assert stronger_probability(R(25, 3), R(25, 4)) == pytest.approx(0.5)
+    assert stronger_probability(R(30, 3), R(25, 4)) == pytest.approx(1 - stronger_probability(R(25, 4), R(30, 3)))
+    gap = 1.6449 * 5  # 1.645 standard deviations of the difference (sqrt(3^2 + 4^2) = 5): 95% one-sided
+    assert stronger_probability(R(25 + gap, 3), R(25, 4)) == pytest.approx(0.95, abs=1e-4)
+    table = [R(50, 3), R(25 + gap + 0.01, 3), R(25, 4), R(25 - 0.01, 4)]
+    seps = separations(table)
+    assert [(s.best, s.worst, s.tied_with) for s in seps] == [(1, 1, ()), (2, 2, ()), (3, 4, (4,)), (3, 4, (3,))]
+    seps = separations([R(50, 3), R(25 + gap - 0.01, 3), R(25, 4)])  # just short of 95%: not separated
+    assert [s.tied_with for s in seps] == [(), (3,), (2,)]
 
 
 def test_ties_are_draws(tmp_path):

@@ -1,0 +1,277 @@
+"""How many matches until the leaderboard shows the true order: the ladder's scheduler against round robins.
+
+Entrants of known strength order: the game's sample heuristic playing a random legal move
+with probability ``p = 0, 0.1, 0.2, ...`` (``--entrants`` of them; lower p is stronger, so
+the true order is by p).  Each run plays ``--matches`` matches with one of three schedulers,
+rating every match with :mod:`arena.ratings` as a tournament does:
+
+* ``plain``: the round robin of :func:`arena.scheduler.schedule` with a seed per match;
+* ``duplicate``: the same round robin with duplicate deals (one seed per table, every seat
+  rotation);
+* ``ladder``: :func:`arena.ladder.scheduler.next_set`, fed the current ratings and match
+  times, the clock counting matches.
+
+Within each round robin round the tables are played in a seeded random order, so that a run
+cut off mid-round is not lopsided (``itertools.combinations`` order would seat bot 0 first).
+
+**Converged at** the smallest match count ``m`` such that, at every checkpoint from ``m`` to
+the end of the run, the leaderboard order (conservative rating ``mu - 3 sigma``, then mu, as
+``arena ratings`` sorts) equals the true order.  Checkpoints are after every duplicate set
+(after every match for ``plain``).  A run whose order is wrong at its last checkpoint has not
+converged; it counts as infinitely many matches in the medians (so a median may be "not
+reached").  The run length is what makes "stays" mean something: ``--matches`` should be
+well above the figures it prints.
+
+**Fairness**: with match counts standing in for time, a window is ``W`` consecutive matches
+(``--window``, default ``20 * entrants / table size``: 20 matches per entrant on average).
+For every window ending at a checkpoint at or after ``W``, each entrant's matches in it are
+divided by the mean over entrants; the figure is the minimum over entrants and windows.
+The ladder promises at least 0.5.
+
+The matches run in-process as in ``duplicate_deals.py`` (engines, the sample bots' ``decide``
+functions, observations through :mod:`referee.wire`), a process pool across runs.
+
+    python benchmarks/ladder_convergence.py --quick
+    python benchmarks/ladder_convergence.py --games gin_rummy --seeds 20 --matches 3000
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import math
+import multiprocessing
+import os
+import random
+import statistics
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from pathlib import Path
+from typing import Any
+
+from bench_bots import SAMPLES, STRONG
+from duplicate_deals import noisy, play
+
+GAMES = {"gin_rummy": None, "yaniv": 4, "jass": None}
+"""The benchmarked games and their table size (``None``: the game's own)."""
+METHODS = ("plain", "duplicate", "ladder")
+STRATEGY = dict(STRONG, yaniv="yaniv_heuristic")
+
+
+def strategy(game: str) -> Callable[..., int]:
+    """The ``decide`` function of the game's heuristic sample bot."""
+    path = SAMPLES / STRATEGY[game] / "strategy.py"
+    spec = importlib.util.spec_from_file_location(f"{game}_strategy", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.decide
+
+
+def game_format(game: str, entrants: int) -> Any:
+    from arena.scheduler import format_for
+    from referee.games import game_class
+
+    cls = game_class(game)
+    return format_for(min_players=cls.min_players, max_players=cls.max_players, teams=cls.teams,
+                      num_bots=entrants, table_size=GAMES[game])
+
+
+def round_robin_sets(fmt: Any, bots: Sequence[int], *, duplicate: bool, seed: int,
+                     matches: int) -> list[list[tuple[tuple[int, ...], int]]]:
+    """The round robin's sets (``(seats, seed)`` lists: a deal's rotations, or single matches
+    without duplicate deals), rounds in order and each round's sets shuffled, ``matches`` long."""
+    from arena.scheduler import schedule
+
+    rng = random.Random(seed)
+    out: list[list[tuple[tuple[int, ...], int]]] = []
+    played = 0
+    round_seed = seed
+    while played < matches:
+        round_seed += 1
+        sets: dict[int, list[tuple[tuple[int, ...], int]]] = {}
+        for p in schedule(fmt, bots, rounds=1, duplicate=duplicate, seed=round_seed):
+            sets.setdefault(p.deal, []).append((p.seats, p.seed))
+        order = list(sets.values())
+        rng.shuffle(order)
+        for s in order:
+            out.append(s)
+            played += len(s)
+    return out
+
+
+def leaderboard(ratings: dict[int, Any], bots: Sequence[int]) -> list[int]:
+    """Bots as ``arena ratings`` orders them: conservative rating, then mu; exact ties against
+    the true order (so that bots never rated are not "in order" by accident)."""
+    return sorted(bots, key=lambda b: (-(ratings[b].mu - 3 * ratings[b].sigma), -ratings[b].mu, -b))
+
+
+def run(job: tuple[str, str, int, int, int, float]) -> dict[str, Any]:
+    """One run: play ``matches`` matches with ``method``; when the order converged, and fairness."""
+    from arena.ladder.scheduler import Entrant, count_before, next_set
+    from arena.ratings import apply_match, environment
+    from referee.games import game_class
+
+    game, method, seed, entrants, matches, window = job
+    started = time.monotonic()
+    bots = list(range(entrants))
+    decide = strategy(game)
+    policies = [noisy(decide, p / 10) for p in bots]
+    fmt = game_format(game, entrants)
+    teams = game_class(game).teams
+    env = environment()
+    ratings = {b: env.create_rating() for b in bots}
+    times: dict[int, list[int]] = {b: [] for b in bots}
+    before: Any = None
+    planned = iter(round_robin_sets(fmt, bots, duplicate=method == "duplicate", seed=seed, matches=matches)) \
+        if method != "ladder" else None
+    checkpoints: list[tuple[int, bool]] = []
+    seated: list[frozenset[int]] = []
+    decisive = 0
+    number = 0
+    while len(seated) < matches:
+        if planned is not None:
+            current = next(planned)
+        else:
+            recent = len(seated) - window
+            state = [Entrant(b, ratings[b].mu, ratings[b].sigma, 0.0, tuple(t for t in times[b] if t > recent))
+                     for b in bots]
+            chosen = next_set(state, fmt, now=len(seated), seed=seed, number=number, policy=_policy(window),
+                              before=before)
+            before = count_before(chosen.seatings, before)
+            current = [(seats, chosen.seed) for seats in chosen.seatings]
+        number += 1
+        for seats, match_seed in current:
+            if len(seated) == matches:
+                break
+            ranking = play(game, match_seed, [policies[b] for b in seats])
+            if len(set(ranking)) > 1:
+                decisive += 1
+            if not apply_match(env, ratings, list(seats), ranking, teams):
+                raise RuntimeError(f"{game}: match {seats} was not rated")
+            seated.append(frozenset(seats))
+            for b in set(seats):
+                times[b].append(len(seated))
+        checkpoints.append((len(seated), leaderboard(ratings, bots) == bots))
+    idle = [b for b in bots if not times[b]]
+    if len(seated) != matches or decisive == 0 or idle:
+        raise RuntimeError(f"{game} {method} seed {seed}: {len(seated)} matches of {matches}, {decisive} decisive, "
+                           f"never seated: {idle}")
+    converged: int | None = None
+    for count, right in checkpoints:
+        if not right:
+            converged = None
+        elif converged is None:
+            converged = count
+    return {"game": game, "method": method, "seed": seed, "matches": matches, "converged": converged,
+            "fairness": fairness(seated, bots, window, [c for c, _ in checkpoints]),
+            "final_right": checkpoints[-1][1], "mu": [round(ratings[b].mu, 4) for b in bots],
+            "seconds": time.monotonic() - started}
+
+
+def _policy(window: float) -> Any:
+    from arena.ladder.scheduler import Policy
+
+    return Policy(window=window)
+
+
+def fairness(seated: Sequence[frozenset[int]], bots: Sequence[int], window: float, ends: Sequence[int]) -> float:
+    """Min over entrants and windows of ``window`` matches ending at a checkpoint of its matches / the mean."""
+    worst = math.inf
+    width = int(window)
+    for end in ends:
+        if end < width:
+            continue
+        counts = {b: 0 for b in bots}
+        for match in seated[end - width:end]:
+            for b in match:
+                counts[b] += 1
+        mean = statistics.mean(counts.values())
+        worst = min(worst, min(counts.values()) / mean)
+    if math.isinf(worst):
+        raise RuntimeError(f"no full fairness window of {width} matches in a run of {len(seated)}: use more --matches")
+    return worst
+
+
+def median(values: Sequence[int | None]) -> float:
+    """The median, a run that did not converge counting as infinite."""
+    return statistics.median(math.inf if v is None else v for v in values)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", nargs="+", default=list(GAMES), choices=list(GAMES))
+    parser.add_argument("--methods", nargs="+", default=list(METHODS), choices=METHODS)
+    parser.add_argument("--seeds", type=int, default=20, help="runs per game and method")
+    parser.add_argument("--first-seed", type=int, default=1000, help="seeds are this, this + 1, ...")
+    parser.add_argument("--entrants", type=int, default=10, help="p = 0, 0.1, ... (at most 10)")
+    parser.add_argument("--matches", type=int, default=3000, help="matches per run")
+    parser.add_argument("--window", type=float, default=None, help="fairness window, in matches")
+    parser.add_argument("--quick", action="store_true", help="4 entrants, 2 seeds, 200 matches: a smoke test")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--json", type=Path, default=None, help="also write every run's figures here")
+    options = parser.parse_args()
+    if options.quick:
+        options.entrants, options.seeds, options.matches = 4, 2, 200
+    if not 2 <= options.entrants <= 10:
+        parser.error("--entrants must be 2..10")
+    jobs = []
+    for game in options.games:
+        size = game_format(game, options.entrants).table_size
+        window = options.window or 20 * options.entrants / min(size, options.entrants)
+        jobs += [(game, method, options.first_seed + s, options.entrants, options.matches, window)
+                 for method in options.methods for s in range(options.seeds)]
+    started = time.monotonic()
+    results = []
+    # The sample strategies break some ties in set order, which follows Python's string hashes:
+    # fixing the hash seed of the (spawned) workers makes every run repeatable.
+    os.environ.setdefault("PYTHONHASHSEED", "0")
+    with ProcessPoolExecutor(options.workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+        for done in as_completed([pool.submit(run, job) for job in jobs]):
+            r = done.result()
+            results.append(r)
+            print(f"  [{len(results)}/{len(jobs)}] {r['game']} {r['method']} seed {r['seed']}: converged at "
+                  f"{r['converged']}, fairness {r['fairness']:.2f}, {r['seconds']:.0f} s", flush=True)
+    print(f"{options.entrants} entrants (p = 0 .. {(options.entrants - 1) / 10:.1f}), {options.seeds} seeds, "
+          f"{options.matches} matches per run, {time.monotonic() - started:.0f} s")
+    for game in options.games:
+        print(f"{game}:")
+        medians = {}
+        for method in options.methods:
+            rows = [r for r in results if r["game"] == game and r["method"] == method]
+            values = [r["converged"] for r in rows]
+            medians[method] = median(values)
+            done = sorted(v for v in values if v is not None)
+            print(f"  {method:9s}  median {medians[method]:>7}  converged {len(done)}/{len(rows)}"
+                  f"  (quartiles {_quartiles(values)})  min fairness {min(r['fairness'] for r in rows):.2f}"
+                  f"  {statistics.mean(r['seconds'] for r in rows):.0f} s/run")
+        if "ladder" in medians:
+            for other in ("plain", "duplicate"):
+                if other in medians:
+                    print(f"  {other} / ladder: {_ratio(medians[other], medians['ladder'], options.matches)}")
+    if options.json:
+        options.json.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
+
+
+def _ratio(other: float, ladder: float, matches: int) -> str:
+    """How many times fewer matches the ladder needed (medians), or a bound when a median is censored."""
+    if math.isinf(ladder):
+        return f"not measured: the ladder did not converge within {matches} matches in most runs"
+    if math.isinf(other):
+        return (f"more than {matches / ladder:.2f}x fewer matches (the round robin did not converge within "
+                f"{matches} in most runs)")
+    return f"{other / ladder:.2f}x fewer matches"
+
+
+def _quartiles(values: Sequence[int | None]) -> str:
+    data = sorted(math.inf if v is None else v for v in values)
+    if len(data) < 2:
+        return str(data)
+    q = statistics.quantiles(data, n=4, method="inclusive")
+    return f"{q[0]:g} .. {q[2]:g}"
+
+
+if __name__ == "__main__":
+    main()
