@@ -362,6 +362,9 @@ def print_ratings(db: Database, game: str, variant: str, fmt: str, *, recompute:
         records.append(dict(rating_json(row), best_rank=sep.best, worst_rank=sep.worst, tied_with=tied,
                             ranks=f"{sep.best}" if sep.best == sep.worst else f"{sep.best}-{sep.worst}"))
     columns = RATING_COLUMNS + (RATING_TIES_TEXT if fmt in ("table", "markdown") else RATING_TIES_DATA)
+    if game_class(game).lower_scores_win:  # Yaniv's penalty points: the table must say which way is better
+        columns = [Column(c.key, "mean score (lower is better)", c.digits) if c.key == "mean_score" else c
+                   for c in columns]
     emit(columns, records, fmt, title=f"{game} ({variant}) ratings")
     return rows
 

@@ -44,6 +44,8 @@ def test_free_for_all_yaniv_tables_are_rated_as_multi_player_matches(tmp_path, s
     assert len(rows) == table and all(row["matches"] == table for row in rows)
     assert sum(row["wins"] for row in rows) >= table  # every match has at least one winner
     assert rows[0]["bot"] == "yaniv-heuristic"
+    table_text = invoke("ratings", "--game", "yaniv", "--db", str(db_path)).output
+    assert "mean score (lower is better)" in table_text  # penalty points: lower wins (issue 25)
 
     # The table is TrueSkill over the stored rankings, each match one free-for-all of `table` seats.
     ratings, history = rate(matches, None)
