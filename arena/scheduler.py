@@ -24,27 +24,38 @@ complete directed graph into Hamiltonian cycles: Walecki's for odd ``k``, found 
 exact search for even ``k``, which succeeds within its budget up to 18 seats; no game seats
 more than 8); for 4 and 6 none exists (Tillson, 1980), and the design has ``P = 2(k - 1)``
 orders with ``lambda = 2`` (zig-zag cycles in both directions), as for even tables of 20
-seats or more.  Counting
-``before(a, b)``, the matches in which bot ``a`` sits directly before bot ``b``:
+seats or more.
+
+Counting ``before(a, b)``, the matches in which bot ``a`` sits directly before bot ``b``, a
+tournament of ``R`` rounds (known when its schedule is built) is judged by the counts after
+its last round.  Within one table (``k`` matches) of each other is the finest balance
+rotations allow, and when the mean count is a whole number of tables within one means equal:
 
 * **exactly k bots**: after every multiple of ``P`` rounds, ``before(a, b)`` is the same for
   every ordered pair (``k * lambda`` per period).  After any other number of rounds the
-  counts differ by at most one table (``k`` matches), except at 4 and 6 seats after
-  ``k - 1`` rounds (mod ``P``), where they differ by two tables: one table apart would
-  need the design that does not exist.
+  counts differ by at most one table, except at 4 and 6 seats after ``k - 1`` rounds (mod
+  ``P``), where they differ by two tables, the least possible: the mean is then whole, and
+  the last ``k - 1`` rounds of the repeating period would have to be the design that does
+  not exist (nor can any other order of the design's cycles, or any schedule at all after
+  ``k - 1`` rounds, do it; at 4 seats not even after ``P + k - 1 = 9`` freely chosen rounds:
+  tests/tournament/test_seating.py checks both exhaustively).
 * **more bots than seats**: each table follows its own copy of the design and uses every
   order of it once per period, so after every multiple of ``P`` rounds
   ``before(a, b) = k * lambda * meetings(a, b)``, the same for every ordered pair since the
-  tables are pair-balanced.  In between, which bot of a table takes which seat of the
-  design and in which round the table uses which order are free; a seeded local search
-  (:func:`_balance_period`) chooses them to keep the counts close.  It is a heuristic with
-  measured, not proven, bounds (``benchmarks/seating_balance.py``, tables in
-  ``docs/tournaments.md``): the counts stay within one table at 3 seats, two at 4 and 5,
-  two to four at 6 to 8 (the greedy it replaced drifted up to 7 apart, 8 with 20 bots).
-  Within one everywhere is not always possible: when the mean count after a round is a
-  whole number of tables (after every round with ``k + 1`` bots), within one means exact,
-  and an exhaustive search (``benchmarks/seating_exact.py``) shows that with 6 bots at
-  tables of 5 no schedule of this kind is exact after all of rounds 1, 2 and 3.
+  tables are pair-balanced.  Otherwise the tournament ends ``R mod P`` rounds into a period;
+  which bot of each table takes which seat of the design and in which round the table uses
+  which order are free, and a seeded local search (:func:`_balance_period`) chooses them to
+  make the counts after the last round even first, then (as a tie-break) those after the
+  earlier rounds the tournament passes through.  It is a heuristic with measured, not
+  proven, results (``benchmarks/seating_balance.py``, tables in ``docs/tournaments.md``):
+  for 3 to 8 seats with ``k + 1`` to ``k + 3`` bots and seed 0, within one table after
+  every ``R``, except two tables in some cases whose mean is whole: 6 bots at 4 seats after
+  5 rounds, 8 at 5 seats after 1, 3 and 5, and 8 and 9 bots at 6 seats, 8 at 7 and 10 at 8
+  after most ``R`` (measured for ``R`` up to ``P + 1``).  Whether exact is possible there
+  is not known: the exhaustive search (``benchmarks/seating_exact.py``) is undecided after
+  20 million nodes for the smallest, 6 bots at 4 seats; the others are larger.  (With 6 bots at 5 seats it
+  shows that no schedule is exact after all of rounds 1, 2 and 3 at once, but each one
+  alone can be, and is.)
 * **teams** (partners opposite, as in Jass): a bot's neighbours are always opponents, and the
   two sides of a deal reverse the cyclic order, so each deal puts every bot once directly
   before each of its two opponents and once after: ``before(a, b)`` is the same for every
@@ -273,65 +284,113 @@ def _cycles_by_round(bots: Sequence[BotId], tables: Sequence[Sequence[int]], rou
     Each table uses every order of :func:`cycle_design` once per period, so after a period
     every count has grown by the same amount and the next period repeats the first: only one
     period is computed.  A single table takes the orders in the design's order (its balance
-    in between is then the design's); several are balanced by :func:`_balance_period`.
+    in between is then the design's); several are balanced by :func:`_balance_period` for
+    this tournament's ``rounds``: the counts after the last round matter most.
     """
     design = cycle_design(len(tables[0])) if tables else ((),)
     if len(tables) <= 1 or len(design) == 1:
         seated = [list(table) for table in tables]
         orders = [list(range(len(design))) for _ in tables]
     else:
-        seated, orders = _balance_period(tables, len(bots), design, random.Random(f"seats {seed}"))
+        seated, orders = _balance_period(tables, len(bots), design, seed, _prefix_weights(len(design), rounds))
     period = [[rotations([bots[table[i]] for i in design[order[r]]]) for table, order in zip(seated, orders)]
               for r in range(len(design))]
     return [period[r % len(period)] for r in range(rounds)]
 
 
+FINAL_WEIGHT = 1000
+"""How much more the counts after the tournament's last round weigh in the search than those
+after any earlier round: enough that the final balance comes first, the others break ties."""
+
+
+def _prefix_weights(period: int, rounds: int) -> list[int]:
+    """The weight, in the balancing search, of the counts after ``r`` rounds of a period
+    (``r = 0 .. period - 1``), for a tournament of ``rounds`` rounds.
+
+    After a whole number of periods the counts are exact whatever the search does; what is
+    left is the last, partial period (``rounds % period`` rounds), weighted
+    :data:`FINAL_WEIGHT`, and the earlier prefixes the tournament passes through, weighted 1
+    (all of them once it plays a whole period; none beyond its last round otherwise, so a
+    one-round tournament balances its one round only).
+    """
+    final = rounds % period
+    played = period if rounds >= period else rounds
+    return [0 if r == 0 or r > played else FINAL_WEIGHT if r == final else 1 for r in range(period)]
+
+
 BALANCE_MOVES = 25_000
 """Moves of each of the two seeded local searches that balance a period's partial counts
-(together 0.2 to 2.5 s of CPU; see ``benchmarks/seating_balance.py``)."""
+(together 0.2 to 2.8 s of CPU with the fallback search; see ``benchmarks/seating_balance.py``)."""
 
 
 def _balance_period(tables: Sequence[Sequence[int]], n: int, design: Sequence[Sequence[int]],
-                    rng: random.Random, moves: int = BALANCE_MOVES) -> tuple[list[list[int]], list[list[int]]]:
+                    seed: int, weights: list[int],
+                    moves: int = BALANCE_MOVES) -> tuple[list[list[int]], list[list[int]]]:
     """Which bot of each table takes which seat of the design, and in which round each table
-    uses which design order, so that ``before(a, b)`` is as even as possible after every round.
+    uses which design order, so that ``before(a, b)`` is as even as possible after the rounds
+    with a non-zero weight (:func:`_prefix_weights`): the heaviest first.
 
     Two searches (:func:`_anneal`): orbit by orbit, then table by table, and the one with the
-    smaller largest spread (then total spread) is kept.  The second is skipped when the first
-    keeps every count within one, or with more than ``15 n`` tables, where it was never
-    measured to win (``benchmarks/seating_balance.py``): it would only double the time.
+    smaller spreads, compared heaviest round first (then the largest, then the total), is
+    kept.  The second is skipped when the first keeps every weighed count within one, or
+    with more than ``15 n`` tables, where it was never measured to win
+    (``benchmarks/seating_balance.py``): it would only double the time.  If the heaviest
+    round is still more than one table apart, an easier target gets its chance: after
+    ``R = mP + f`` rounds, the search of an ``f``-round tournament (so the counts end at
+    least as even as there); after ``f < P`` rounds, round ``f`` alone (one count instead of
+    several, with half the moves to bound the time).  Seeded by ``seed`` alone.
     """
-    by_orbit = _anneal(tables, n, design, rng, moves, by_orbit=True)
-    if max(_spreads(*by_orbit, n, design)) <= 1 or len(tables) > 15 * n:
+    rng = random.Random(f"seats {seed}")
+
+    def key(found: tuple[list[list[int]], list[list[int]]]) -> tuple[int, int, int]:
+        spreads = _spreads(*found, n, design, weights)
+        heaviest = max(spreads, key=lambda r: weights[r])
+        return spreads[heaviest], max(spreads.values()), sum(spreads.values())
+
+    by_orbit = _anneal(tables, n, design, rng, moves, weights, by_orbit=True)
+    if key(by_orbit)[1] <= 1:
         return by_orbit
-    by_table = _anneal(tables, n, design, rng, moves, by_orbit=False)
-    return min(by_orbit, by_table, key=lambda found: (max(spreads := _spreads(*found, n, design)), sum(spreads)))
+    found = by_orbit
+    if len(tables) <= 15 * n:
+        found = min(by_orbit, _anneal(tables, n, design, rng, moves, weights, by_orbit=False), key=key)
+    heaviest = max(weights)
+    if key(found)[0] > 1 and weights.count(heaviest) == 1 and sum(1 for w in weights if w) > 1:
+        shorter = _prefix_weights(len(design), weights.index(heaviest))  # the last period's rounds alone
+        if shorter != list(weights):
+            found = min(found, _balance_period(tables, n, design, seed, shorter, moves), key=key)
+        else:
+            final = [w if w == heaviest else 0 for w in weights]
+            found = min(found, _balance_period(tables, n, design, seed, final, moves // 2), key=key)
+    return found
 
 
 def _spreads(seated: Sequence[Sequence[int]], orders: Sequence[Sequence[int]], n: int,
-             design: Sequence[Sequence[int]]) -> list[int]:
-    """Max minus min of ``before(a, b)`` (in tables) after each round ``1 .. period - 1``."""
+             design: Sequence[Sequence[int]], weights: Sequence[int]) -> dict[int, int]:
+    """Max minus min of ``before(a, b)`` (in tables) after each round ``r`` of the period
+    with ``weights[r] > 0``."""
     counts = [0] * (n * n)
-    out = []
+    out = {}
     for r in range(len(design) - 1):
         for table, order in zip(seated, orders):
             for arc in _neighbours([table[i] for i in design[order[r]]]):
                 counts[arc[0] * n + arc[1]] += 1
-        pairs = [counts[a * n + b] for a in range(n) for b in range(n) if a != b]
-        out.append(max(pairs) - min(pairs))
+        if weights[r + 1]:
+            pairs = [counts[a * n + b] for a in range(n) for b in range(n) if a != b]
+            out[r + 1] = max(pairs) - min(pairs)
     return out
 
 
 def _anneal(tables: Sequence[Sequence[int]], n: int, design: Sequence[Sequence[int]], rng: random.Random,
-            moves: int, by_orbit: bool) -> tuple[list[list[int]], list[list[int]]]:
+            moves: int, weights: Sequence[int], by_orbit: bool) -> tuple[list[list[int]], list[list[int]]]:
     """One search for :func:`_balance_period`: each table's seats and order of design cycles.
 
     ``tables`` are subsets of the bots ``0 .. n-1``.  Any relabelling of a table's bots and
     any order of its design's cycles keep the period exact; they only move counts between
     the partial sums.  Simulated annealing (seeded, so the schedule is a function of the
-    seed) minimises the squared distance of every partial count from its mean, by two
-    moves: swap the rounds of two of a table's orders, or swap the seats of two of its bots.
-    It stops once every partial count is within one of the others, or after ``moves`` moves.
+    seed) minimises the squared distance of every partial count from its mean, times the
+    weight of its round (rounds of weight 0 are not even counted), by two moves: swap the
+    rounds of two of a table's orders, or swap the seats of two of its bots.  It stops once
+    every weighed partial count is within one of the others, or after ``moves`` moves.
 
     With ``by_orbit``, the tables of each full cyclic orbit ``{B + t mod n}`` move together
     (``B + t`` is seated as ``B`` shifted by ``t``), so they add the same count to every pair
@@ -372,17 +431,21 @@ def _anneal(tables: Sequence[Sequence[int]], n: int, design: Sequence[Sequence[i
             return [(unit[order[(s + 1) % k]] - unit[order[s]]) % n for s in range(k)]
         return [unit[order[s]] * n + unit[order[(s + 1) % k]] for s in range(k)]
 
+    weighed = [r for r in range(1, period) if weights[r]]
+
     def cost(changes: Sequence[tuple[int, dict[int, int]]], whole: bool) -> float:
-        """How much the squared distances from the means grow by adding ``changes``
+        """How much the weighted squared distances from the means grow by adding ``changes``
         (``(r, {arc: change})``) to the partial counts."""
         total = 0.0
         for r, change in changes:
+            grow = 0.0
             for arc, x in change.items():
                 if whole:  # the n pairs of difference ``arc`` all change by x
-                    total += x * (2 * (n * diffs[r][arc] + pair_sums[r][arc] - n * mean[r]) + n * x)
+                    grow += x * (2 * (n * diffs[r][arc] + pair_sums[r][arc] - n * mean[r]) + n * x)
                 else:
                     count = diffs[r][(arc % n - arc // n) % n] + pairs[r][arc]
-                    total += x * (2 * (count - mean[r]) + x)
+                    grow += x * (2 * (count - mean[r]) + x)
+            total += weights[r] * grow
         return total
 
     def apply(changes: Sequence[tuple[int, dict[int, int]]], whole: bool) -> None:
@@ -395,17 +458,19 @@ def _anneal(tables: Sequence[Sequence[int]], n: int, design: Sequence[Sequence[i
                     pair_sums[r][(arc % n - arc // n) % n] += x
 
     def balanced() -> bool:
-        for r in range(1, period):
+        for r in weighed:
             counts = [diffs[r][(b - a) % n] + pairs[r][a * n + b] for a in range(n) for b in range(n) if a != b]
             if max(counts) - min(counts) > 1:
                 return False
         return True
 
     for u, (unit, order) in enumerate(zip(units, orders)):
-        for r in range(1, period):
+        for r in weighed:
             apply([(r, Counter(arc for c in range(r) for arc in arcs(unit, order[c], full[u])))], full[u])
 
-    temperature, coldest = 2.0, 0.1  # in units of the squared cost
+    # In units of the squared cost: hot enough for the heaviest round, cooling down until
+    # even the lightest no longer gets worse.
+    temperature, coldest = 2.0 * max(weights), 0.1
     cooling = (coldest / temperature) ** (1 / moves)
     for move in range(moves):
         if move % 1000 == 0 and balanced():
@@ -418,7 +483,7 @@ def _anneal(tables: Sequence[Sequence[int]], n: int, design: Sequence[Sequence[i
             r1, r2 = sorted(rng.sample(range(period), 2))
             change = Counter(arcs(unit, order[r2], whole))
             change.subtract(arcs(unit, order[r1], whole))
-            changes = [(r, change) for r in range(r1 + 1, r2 + 1)]
+            changes = [(r, change) for r in range(r1 + 1, r2 + 1) if weights[r]]
             new_unit, new_order = unit, order[:r1] + [order[r2]] + order[r1 + 1:r2] + [order[r1]] + order[r2 + 1:]
         else:  # swap the seats of two bots: every round's cycle changes
             x, y = rng.sample(range(k), 2)
@@ -426,10 +491,11 @@ def _anneal(tables: Sequence[Sequence[int]], n: int, design: Sequence[Sequence[i
             new_unit[x], new_unit[y] = unit[y], unit[x]
             new_order = order
             running: Counter[int] = Counter()
-            for r in range(period - 1):
+            for r in range(weighed[-1]):
                 running.update(arcs(new_unit, order[r], whole))
                 running.subtract(arcs(unit, order[r], whole))
-                changes.append((r + 1, dict(running)))
+                if weights[r + 1]:
+                    changes.append((r + 1, dict(running)))
         delta = cost(changes, whole)
         if delta <= 0 or rng.random() < math.exp(-delta / temperature):
             apply(changes, whole)

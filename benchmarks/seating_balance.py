@@ -1,11 +1,13 @@
-"""How even is "who sits directly before whom" after every round, with more bots than seats?
+"""How even is "who sits directly before whom" after a tournament's rounds, with more bots than seats?
 
-For each table size ``k`` and number of bots ``n``, builds one period of the free-for-all
-schedule (:func:`arena.scheduler.free_for_all`) for a few seeds and prints, after each round
-of the period, the largest spread ``max - min`` of ``before(a, b)`` over ordered pairs, in
-tables (one table adds ``k`` matches to each pair of its cycle), the worst over the seeds;
-and the CPU time of the slowest build.  Marked ``=`` are the rounds whose mean count is a
-whole number of tables, where "within one" means exact (spread 0).
+For each table size ``k`` and number of bots ``n``, builds the free-for-all schedule
+(:func:`arena.scheduler.free_for_all`) of ``R`` rounds, for every ``R`` from 1 to ``P - 1``
+and for ``P + 1`` (``P`` the design's period; after a multiple of ``P`` the counts are equal
+by construction), for a few seeds, and prints the spread ``max - min`` of ``before(a, b)``
+over ordered pairs after the ``R`` rounds, in tables (one table adds ``k`` matches to each
+pair of its cycle), the worst over the seeds; and the CPU time of the slowest build.  Marked
+``=`` are the ``R`` whose mean count is a whole number of tables, where "within one" means
+exact (spread 0).
 
     python benchmarks/seating_balance.py --seeds 3
 """
@@ -24,39 +26,37 @@ CASES = [(k, n, 2000) for k in range(3, 9) for n in range(k + 1, k + 4)] + [
 """(table size, bots, max_tables); the last four sample a pair-balanced subset of the tables."""
 
 
-def spreads_by_round(n: int, k: int, seed: int, max_tables: int) -> tuple[list[int], float]:
-    """The spread after each round of one period, and the CPU seconds the schedule took."""
+def final_spread(n: int, k: int, rounds: int, seed: int, max_tables: int) -> tuple[int, float]:
+    """The spread after a tournament of ``rounds`` rounds, and the CPU seconds its schedule took."""
     balanced_subsets(n, k, max_tables=max_tables, seed=seed)  # cached: time the seating only
     start = time.process_time()
-    pairings = free_for_all(list(range(n)), k, rounds=len(cycle_design(k)), seed=seed, max_tables=max_tables)
+    pairings = free_for_all(list(range(n)), k, rounds=rounds, seed=seed, max_tables=max_tables)
     cpu = time.process_time() - start
     counts = Counter({pair: 0 for pair in itertools.permutations(range(n), 2)})
-    out = []
-    for round_ in range(len(cycle_design(k))):
-        for pairing in pairings:
-            if pairing.round == round_ and pairing.rotation == 0:  # one match per table: count tables
-                seats = pairing.seats
-                counts.update((bot, seats[(s + 1) % k]) for s, bot in enumerate(seats))
-        out.append(max(counts.values()) - min(counts.values()))
-    return out, cpu
+    for pairing in pairings:
+        if pairing.rotation == 0:  # one match per table: count tables
+            seats = pairing.seats
+            counts.update((bot, seats[(s + 1) % k]) for s, bot in enumerate(seats))
+    return max(counts.values()) - min(counts.values()), cpu
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", type=int, default=3, help="seeds 0 .. SEEDS-1 per case")
     args = parser.parse_args()
-    print(f"{'k':>2} {'n':>3} {'tables':>6}  spread after each round (worst of {args.seeds} seeds)   cpu (s)")
+    print(f"{'k':>2} {'n':>3} {'tables':>6}  spread after R = 1 .. P-1, P+1 rounds (worst of {args.seeds} seeds)"
+          f"   cpu (s)")
     for k, n, max_tables in CASES:
         tables = len(balanced_subsets(n, k, max_tables=max_tables, seed=0))
-        worst: list[int] = []
+        period = len(cycle_design(k))
+        cells = []
         slowest = 0.0
-        for seed in range(args.seeds):
-            spreads, cpu = spreads_by_round(n, k, seed, max_tables)
-            worst = [max(pair) for pair in zip(worst, spreads)] if worst else spreads
-            slowest = max(slowest, cpu)
-        whole = [r * tables * k % (n * (n - 1)) == 0 for r in range(1, len(worst) + 1)]
-        cells = " ".join(f"{s}{'=' if w else ' '}" for s, w in zip(worst, whole))
-        print(f"{k:>2} {n:>3} {tables:>6}  {cells:<40} {slowest:6.2f}", flush=True)
+        for rounds in (*range(1, period), period + 1):
+            results = [final_spread(n, k, rounds, seed, max_tables) for seed in range(args.seeds)]
+            slowest = max(slowest, *(cpu for _, cpu in results))
+            whole = rounds * tables * k % (n * (n - 1)) == 0
+            cells.append(f"{max(spread for spread, _ in results)}{'=' if whole else ' '}")
+        print(f"{k:>2} {n:>3} {tables:>6}  {' '.join(cells):<40} {slowest:6.2f}", flush=True)
 
 
 if __name__ == "__main__":
