@@ -14,6 +14,7 @@ import hmac
 import json
 import secrets
 import urllib.parse
+from collections.abc import Callable
 from typing import Any
 
 from starlette.requests import Request
@@ -95,8 +96,14 @@ async def play_start(request: Request) -> Response:
     fields = {key: value for key, value in pairs if key != "opponent"}
     _check_csrf(request, ident, fields.get("csrf"))
     choice = parse_choice(_manager(request).config, fields, [value for key, value in pairs if key == "opponent"])
+    return _to_the_table(request, ident, new, lambda: _manager(request).open(ident, choice))
+
+
+def _to_the_table(request: Request, ident: str, new: bool, take: Callable[[], Any]) -> Response:
+    """Take a seat (``take`` opens a match or joins one) and go to it, or a 429 page saying
+    which limit stands in the way."""
     try:
-        session = _manager(request).open(ident, choice)
+        session = take()
     except LimitReached as error:
         response = request.app.state.templates.TemplateResponse(
             request, "error.html", {"status": 429, "message": str(error)}, status_code=429)
@@ -178,13 +185,7 @@ async def play_join(request: Request) -> Response:
     body = await request.body()
     fields = dict(urllib.parse.parse_qsl(body[:MAX_FORM_BYTES].decode("utf-8", "replace")))
     _check_csrf(request, ident, fields.get("csrf"))
-    try:
-        session = _manager(request).join(request.path_params["invite"], ident)
-    except LimitReached as error:
-        response = request.app.state.templates.TemplateResponse(
-            request, "error.html", {"status": 429, "message": str(error)}, status_code=429)
-        return _remember(response, request, ident, new)
-    return _remember(RedirectResponse(f"/play/{session.token}", status_code=303), request, ident, new)
+    return _to_the_table(request, ident, new, lambda: _manager(request).join(request.path_params["invite"], ident))
 
 
 def _play_db(request: Request) -> Database:
