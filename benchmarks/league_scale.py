@@ -39,7 +39,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from web_latency import free_port, play_random
+from web_latency import play_random, served
 
 from arena.ratings import update_ratings
 from arena.storage import Database, ScheduledMatch
@@ -180,20 +180,7 @@ def concurrent_figure(port: int, urls: list[str], clients: int, seconds: float) 
 
 
 def web_figures(path: Path, cases: list[tuple[str, str]], requests: int) -> None:
-    port = free_port()
-    server = subprocess.Popen([sys.executable, "-m", "arena.cli", "serve", "--db", str(path), "--port", str(port)],
-                              cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                conn = http.client.HTTPConnection("127.0.0.1", port, timeout=600)
-                get(conn, "/api/games")
-                break
-            except OSError:
-                if time.monotonic() > deadline or server.poll() is not None:
-                    raise SystemExit(f"the server did not start: {server.stdout.read() if server.stdout else ''}")
-                time.sleep(0.2)
+    with served(path, timeout=600) as (port, conn):
         print(f"{'web page':44} {'median ms':>10} {'p99 ms':>9} {'bytes':>9}")
         for name, url in cases:
             first, body = get(conn, url)
@@ -202,12 +189,8 @@ def web_figures(path: Path, cases: list[tuple[str, str]], requests: int) -> None
             times = [get(conn, url)[0] for _ in range(requests)]
             print(f"{name:44} {statistics.median(times):10.1f} {percentile_99(times):9.1f} {len(body):9d}"
                   f"   (first request {first:.0f} ms)")
-        conn.close()
         for clients in (1, 8):
             concurrent_figure(port, [url for _, url in cases], clients, 10.0)
-    finally:
-        server.terminate()
-        server.wait(10)
 
 
 CHILD_RECOMPUTE = """

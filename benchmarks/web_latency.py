@@ -14,6 +14,7 @@ loopback HTTP with keep-alive, one at a time, after a warm-up.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import http.client
 import os
 import random
@@ -23,6 +24,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 from arena.ratings import update_ratings
@@ -105,6 +107,34 @@ def build(path: Path, matches: int) -> list[tuple[int, int]]:
     return long_ids
 
 
+@contextlib.contextmanager
+def served(path: Path, *, timeout: float) -> Iterator[tuple[int, http.client.HTTPConnection]]:
+    """``arena serve`` on ``path`` in a child process: its port and a connection (requests time
+    out after ``timeout`` s) once it answers; the benchmark fails if it never does."""
+    port = free_port()
+    server = subprocess.Popen([sys.executable, "-m", "arena.cli", "serve", "--db", str(path), "--port", str(port)],
+                              cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+                conn.request("GET", "/api/games")
+                conn.getresponse().read()
+                break
+            except OSError:
+                if time.monotonic() > deadline or server.poll() is not None:
+                    raise SystemExit(f"the server did not start: {server.stdout.read() if server.stdout else ''}")
+                time.sleep(0.2)
+        try:
+            yield port, conn
+        finally:
+            conn.close()
+    finally:
+        server.terminate()
+        server.wait(10)
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -182,21 +212,7 @@ def main() -> None:
         print(f"database: {args.matches} matches, built in {time.monotonic() - start:.1f} s "
               f"({path.stat().st_size / 1e6:.1f} MB); {len(longs)} six-seat matches of {min(steps)}-{max(steps)} "
               f"replay steps; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
-        port = free_port()
-        server = subprocess.Popen([sys.executable, "-m", "arena.cli", "serve", "--db", str(path), "--port", str(port)],
-                                  cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-        try:
-            deadline = time.monotonic() + 30
-            while True:
-                try:
-                    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-                    conn.request("GET", "/api/games")
-                    conn.getresponse().read()
-                    break
-                except OSError:
-                    if time.monotonic() > deadline or server.poll() is not None:
-                        raise SystemExit(f"the server did not start: {server.stdout.read() if server.stdout else ''}")
-                    time.sleep(0.2)
+        with served(path, timeout=30) as (port, conn):
             cases = [
                 ("leaderboard page", "/games/yahtzee/yahtzee"),
                 ("leaderboard API", "/api/games/yahtzee/yahtzee/ratings"),
@@ -224,10 +240,6 @@ def main() -> None:
                 print(f"{name + ', again':40} {median:10.1f} {p99:8.1f} {p99 / 100:9.2f} {size:9d}")
             print(f"load average now {os.getloadavg()[0]:.1f}")
             cpu_costs(path, cases, longs, args.requests)
-            conn.close()
-        finally:
-            server.terminate()
-            server.wait(10)
 
 
 if __name__ == "__main__":
