@@ -447,10 +447,13 @@ def _staged(data: bytes, dest: Path, limits: ArchiveLimits, inspect: Callable[[P
         for folder, _, _ in os.walk(root):
             os.chmod(folder, 0o755)  # mkdtemp made the root 0o700; a sandboxed bot's uid must read it
         root.rename(dest)
-        return result, tally
-    finally:
+    except BaseException:
         for leftover in {staging, root}:
             shutil.rmtree(leftover, ignore_errors=True)
+        raise
+    if root != staging:
+        staging.rmdir()  # emptied when its one top folder became the bot's root
+    return result, tally
 
 
 def extract(data: bytes, dest: Path, limits: ArchiveLimits = ArchiveLimits()) -> str:
@@ -498,7 +501,7 @@ def read_manifest(root: Path) -> BotSpec:
     try:
         return BotSpec.from_manifest(manifest)
     except BotSpecError as error:
-        raise ArchiveError(str(error).replace(str(manifest), MANIFEST_NAME)) from None
+        raise ArchiveError(clean(str(error).replace(str(manifest), MANIFEST_NAME), 500)) from None
 
 
 def check_accepted(spec: BotSpec, policy: ServerPolicy) -> None:
