@@ -365,7 +365,7 @@ def test_an_existing_destination_is_left_alone(dest: Path) -> None:
 
 # ---- layout, hashing and the same bot in either format ---------------------------------------------
 
-def test_a_zipped_folder_and_a_tar_gz_of_its_contents_are_the_same_bot(tmp_path: Path) -> None:
+def test_a_zipped_folder_and_a_tar_of_its_contents_are_the_same_bot(tmp_path: Path) -> None:
     """``mybot/...`` (what "compress this folder" makes) and a tar.gz of the bare files, with
     ``./`` names, other modes and order, unpack to the same tree and content hash."""
     zipped = zip_of([("mybot/", b""), ("mybot/bot.toml", MANIFEST), ("mybot/lib/util.py", b"x = 1\n"),
@@ -373,10 +373,11 @@ def test_a_zipped_folder_and_a_tar_gz_of_its_contents_are_the_same_bot(tmp_path:
     tarred = tar_gz(tar_entry(".", kind=tarfile.DIRTYPE), tar_entry("./bot.py", BOT, mode=0o600),
                     tar_entry("./lib/util.py", b"x = 1\n", mode=0o664), tar_entry("./bot.toml", MANIFEST), base=False)
     one, two = unpack(zipped, tmp_path / "one"), unpack(tarred, tmp_path / "two")
-    assert files_below(one.path) == files_below(two.path) == \
+    three = unpack(gzip.decompress(tarred), tmp_path / "three")  # a plain tar
+    assert files_below(one.path) == files_below(two.path) == files_below(three.path) == \
         {"bot.toml": MANIFEST, "bot.py": BOT, "lib/util.py": b"x = 1\n"}
-    assert one.content_hash == two.content_hash == content_hash(one.path)
-    assert sorted(path.name for path in tmp_path.iterdir()) == ["one", "two"]
+    assert one.content_hash == two.content_hash == three.content_hash == content_hash(one.path)
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["one", "three", "two"]
 
 
 def test_the_hash_tells_contents_names_and_the_executable_bit_apart(tmp_path: Path) -> None:
