@@ -71,10 +71,11 @@ def dest(tmp_path: Path) -> Path:
     return tmp_path / "uploads" / "bot"
 
 
-def refused(data: bytes, dest: Path, limits: ArchiveLimits = ArchiveLimits(), **options: object) -> str:
+def refused(data: bytes, dest: Path, limits: ArchiveLimits = ArchiveLimits(), *,
+            policy: ServerPolicy | None = None) -> str:
     """The message unpack refuses ``data`` with, after checking that it left nothing on disk."""
     with pytest.raises(ArchiveError) as caught:
-        unpack(data, dest, limits, **options)  # type: ignore[arg-type]
+        unpack(data, dest, limits, policy=policy)
     assert list(dest.parent.iterdir()) == []
     return str(caught.value)
 
