@@ -1,0 +1,1 @@
+"""Bot submission: packing a bot folder, and safely unpacking the archives strangers upload."""
