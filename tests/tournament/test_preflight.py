@@ -10,7 +10,7 @@ from click.testing import CliRunner
 
 from arena.cli import main
 from arena.sdk import random_decide, serve
-from arena.storage import Database
+from arena.league.storage import Database
 
 from .helpers import write_bot
 

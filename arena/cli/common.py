@@ -13,7 +13,7 @@ import click
 from rich.console import Console
 from rich.table import Table
 
-from arena.cli_hints import arena_hint
+from arena.cli.hints import arena_hint
 from referee.games.base import State
 from referee.result import FaultKind, MatchRecord, MoveStatus
 from referee.sandbox import Limits, SandboxConfig, SandboxError, SandboxMode

@@ -1,7 +1,7 @@
 """Tournament commands: ``tournament run|resume|list``, ``ratings``, ``h2h``, ``matches``, ``show``, ``demo``.
 
 Registered on the ``arena`` group by :mod:`arena.cli`.  Commands stay thin: they parse
-options, call :mod:`arena.tournament`, :mod:`arena.ratings` or :mod:`arena.storage`, and
+options, call :mod:`arena.runs.tournament`, :mod:`arena.league.ratings` or :mod:`arena.league.storage`, and
 print.  Every expected failure is a one-line ``Error: ...`` and exit status 1.
 """
 
@@ -24,16 +24,16 @@ import click
 from rich import box
 from rich.table import Table
 
-from arena.cli_common import (check_database_path, check_output_path, executor_options, make_time_control,
+from arena.cli.common import (check_database_path, check_output_path, executor_options, make_time_control,
                               parse_settings, print_faults, print_match_log, print_result, sandbox_options,
                               time_control_options)
-from arena.cli_hints import arena_hint
-from arena.output import Column, console, emit, format_option
-from arena.progress import progress_display
-from arena.queries import BotLookupError, bot_labels, current_table, find_bot, h2h_matrix, players_text, rating_json
-from arena.ratings import RatingRow, plan_ratings, separations
+from arena.cli.hints import arena_hint
+from arena.cli.output import Column, console, emit, format_option
+from arena.cli.progress import progress_display
+from arena.league.queries import BotLookupError, bot_labels, current_table, find_bot, h2h_matrix, players_text, rating_json
+from arena.league.ratings import RatingRow, plan_ratings, separations
 from arena.resources import random_bot_copies, sample_bots_dir
-from arena.storage import DEFAULT_DB, BotRow, Database, StorageError
+from arena.league.storage import DEFAULT_DB, BotRow, Database, StorageError
 from referee.bots import BotSpec, resolve_bot
 from referee.games import game_class, game_names
 from referee.games.base import SettingsError
@@ -41,7 +41,7 @@ from referee.result import MatchRecord, MoveStatus
 from referee.sandbox import SandboxConfig, SandboxError
 
 if TYPE_CHECKING:
-    from arena.tournament import RunSummary, TournamentSpec
+    from arena.runs.tournament import RunSummary, TournamentSpec
 
 SAMPLE_BOTS = sample_bots_dir() / "python"
 """The demo's bots: every Python sample bot (shipped inside the package, see arena.resources)."""
@@ -54,7 +54,7 @@ def _expected() -> tuple[type[Exception], ...]:
     that run matches, not at the top: ``arena --help`` and the commands that only read start fast.
     """
     from arena.executors import ExecutorError
-    from arena.tournament import TournamentError
+    from arena.runs.tournament import TournamentError
 
     return StorageError, TournamentError, SettingsError, SandboxError, ExecutorError
 
@@ -170,7 +170,7 @@ def run_command(game: str, variant: str | None, settings: tuple[str, ...], bots:
     whole schedule is stored first; if the run stops (Ctrl-C, a crash, kill -9),
     `arena tournament resume ID` plays what is left, with the same sandbox and limits.
     """
-    from arena.tournament import TournamentSpec, create_tournament, expand_bots, plan_tournament, run_tournament
+    from arena.runs.tournament import TournamentSpec, create_tournament, expand_bots, plan_tournament, run_tournament
 
     _check_game(game, variant)
     check_database_path(db_path)
@@ -212,7 +212,7 @@ def run_command(game: str, variant: str | None, settings: tuple[str, ...], bots:
 
 def _folder_unchanged(row: BotRow) -> bool:
     """Whether a registered manifest bot's folder still holds its registered files."""
-    from arena.tournament import TournamentError, spec_from_row
+    from arena.runs.tournament import TournamentError, spec_from_row
 
     try:
         spec_from_row(row)
@@ -222,9 +222,9 @@ def _folder_unchanged(row: BotRow) -> bool:
 
 
 def _preflight(spec: TournamentSpec, allow_broken: bool) -> list[BotSpec]:
-    """Check every bot (:mod:`arena.preflight`); print what is wrong; refuse unless allowed."""
-    from arena.preflight import preflight
-    from arena.tournament import TournamentError
+    """Check every bot (:mod:`arena.runs.preflight`); print what is wrong; refuse unless allowed."""
+    from arena.runs.preflight import preflight
+    from arena.runs.tournament import TournamentError
 
     checks = preflight(spec.bots, spec.game, startup_timeout=spec.time_control.startup_timeout,
                        sandbox=spec.sandbox)
@@ -256,7 +256,7 @@ def _preflight(spec: TournamentSpec, allow_broken: bool) -> list[BotSpec]:
 def resume_command(tournament_id: int, workers: int, keep_alive: bool | None,
                    executor_factory: Callable[..., Any] | None, quiet: bool, db_path: Path) -> None:
     """Play the matches of tournament TOURNAMENT_ID that are not done (pending or failed)."""
-    from arena.tournament import entrant_specs, run_tournament
+    from arena.runs.tournament import entrant_specs, run_tournament
 
     check_database_path(db_path)
     db = open_db(db_path)
@@ -283,7 +283,7 @@ def resume_command(tournament_id: int, workers: int, keep_alive: bool | None,
 def abandon_command(tournament_id: int, db_path: Path) -> None:
     """Give up on tournament TOURNAMENT_ID: its played matches stay (and stay rated); the
     unplayed ones are never played, and `resume` refuses it."""
-    from arena.tournament import abandon_tournament
+    from arena.runs.tournament import abandon_tournament
 
     with open_db(db_path) as db:
         try:
@@ -304,7 +304,7 @@ def delete_command(tournament_id: int, yes: bool, db_path: Path) -> None:
 
     This cannot be undone: `arena db backup` first if in doubt.
     """
-    from arena.tournament import delete_tournament
+    from arena.runs.tournament import delete_tournament
 
     with open_db(db_path) as db:
         try:
@@ -354,7 +354,7 @@ def _iso(stamp: float | None) -> str | None:
 # --- ratings and results ---------------------------------------------------------------------------------------------
 def print_ratings(db: Database, game: str, variant: str, fmt: str, *, recompute: bool = False) -> list[RatingRow]:
     """The up-to-date table, computed from the stored one and the results without writing
-    (:func:`arena.queries.current_table`, as the web server does)."""
+    (:func:`arena.league.queries.current_table`, as the web server does)."""
     rows = current_table(db, game, variant, plan_ratings(db, game, variant, recompute=recompute))
     records = []
     for row, sep in zip(rows, separations(rows)):
@@ -597,7 +597,7 @@ def show(match_id: int, as_json: bool, out: Path | None, verbose: bool, db_path:
 def decision_times(record: MatchRecord) -> list[dict[str, Any]]:
     """Per seat: how many decisions its bot answered, and their median, 99th percentile and
     longest time (moves the fallback played for a forfeited seat are left out)."""
-    from arena.check_bot import percentile
+    from arena.authoring.check_bot import percentile
 
     rows = []
     for seat, name in enumerate(record.players):
@@ -626,7 +626,7 @@ def demo(db_path: Path | None, rounds: int, workers: int, seed: int, serve_port:
     leaderboards and replays are then served read-only (the temporary database lives until
     Ctrl-C).
     """
-    from arena.tournament import TournamentSpec, create_tournament, run_tournament
+    from arena.runs.tournament import TournamentSpec, create_tournament, run_tournament
 
     if not SAMPLE_BOTS.is_dir():
         raise click.ClickException(f"no sample bots at {SAMPLE_BOTS} (arena is installed incompletely)")
@@ -674,7 +674,7 @@ def demo(db_path: Path | None, rounds: int, workers: int, seed: int, serve_port:
 def _demo_bots(game: str, folder: Path) -> list[BotSpec]:
     """The sample bots that play ``game``, plus copies of the random bot where a table needs
     more players than there are sample bots (Yoninkan seats four)."""
-    from arena.tournament import expand_bots
+    from arena.runs.tournament import expand_bots
 
     specs, _ = expand_bots([str(SAMPLE_BOTS)], game)
     cls = game_class(game)

@@ -1,5 +1,5 @@
 """The ``arena`` command line: play, replay and check bots here; tournaments, ratings and
-the demo in :mod:`arena.cli_tournament`; the web server in :mod:`arena.cli_web`.
+the demo in :mod:`arena.cli.tournament`; the web server in :mod:`arena.cli.web`.
 
 Commands stay thin: they parse options, call the referee or the scheduler, and print.
 Expected failures (bad game, missing manifest, a bot that does not start) are one-line
@@ -19,11 +19,11 @@ import click
 from rich.console import Console
 from rich.table import Table
 
-from arena.cli_common import (forfeit_texts, make_time_control, output_path_problem, parse_settings,
+from arena.cli.common import (forfeit_texts, make_time_control, output_path_problem, parse_settings,
                               print_match_log, print_result, print_seats, sandbox_options, save_record,
                               time_control_options)
-from arena.output import Column, emit, format_option
-from arena.storage import INTEGRITY_HINT
+from arena.cli.output import Column, emit, format_option
+from arena.league.storage import INTEGRITY_HINT
 from referee.bots import BotSpecError, resolve_bot
 from referee.games import game_class, game_names
 from referee.games.base import SettingsError, player_count_text
@@ -235,7 +235,7 @@ def check_bot_command(bot: str, only: tuple[str, ...], matches: int, seed: int, 
     Prints protocol errors, illegal answers, decision latency (median, p99) and time-bank
     use. Exits 1 if anything failed.
     """
-    from arena.check_bot import check_bot
+    from arena.authoring.check_bot import check_bot
 
     try:
         spec = resolve_bot(bot)
@@ -285,8 +285,8 @@ def check_bot_command(bot: str, only: tuple[str, ...], matches: int, seed: int, 
 
 
 def _register_tournament_commands() -> None:
-    """Tournament, rating and demo commands live in :mod:`arena.cli_tournament`."""
-    from arena import cli_tournament
+    """Tournament, rating and demo commands live in :mod:`arena.cli.tournament`."""
+    from arena.cli import tournament as cli_tournament
 
     for name in ("tournament", "ratings", "h2h", "matches", "show", "demo"):
         main.add_command(getattr(cli_tournament, name), name)
@@ -294,8 +294,8 @@ def _register_tournament_commands() -> None:
 
 
 def _register_bot_author_commands() -> None:
-    """Starter kits, the .proto files and the docs live in :mod:`arena.cli_kits`."""
-    from arena import cli_kits
+    """Starter kits, the .proto files and the docs live in :mod:`arena.cli.kits`."""
+    from arena.cli import kits as cli_kits
 
     main.add_command(cli_kits.new_bot, "new-bot")
     main.add_command(cli_kits.proto, "proto")
@@ -303,8 +303,8 @@ def _register_bot_author_commands() -> None:
 
 
 def _register_web_commands() -> None:
-    """``serve`` lives in :mod:`arena.cli_web` (the web app itself is imported only when it runs)."""
-    from arena import cli_web
+    """``serve`` lives in :mod:`arena.cli.web` (the web app itself is imported only when it runs)."""
+    from arena.cli import web as cli_web
 
     main.add_command(cli_web.serve, "serve")
 
