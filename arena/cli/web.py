@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from arena.cli.tournament import db_option
+from arena.cli.common import db_option
 from arena.league.storage import StorageError
 
 
