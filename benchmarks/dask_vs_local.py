@@ -29,9 +29,9 @@ from pathlib import Path
 
 from distributed import as_completed
 
+from arena.executors import JobResult
 from arena.executors.dask import executor_factory, start_local
 from arena.league.storage import Database, ScheduledMatch
-from arena.executors import JobResult
 from arena.runs.tournament import RunSummary, TournamentSpec, _store, create_tournament, expand_bots, run_tournament
 from referee.result import MatchRecord
 

@@ -110,8 +110,8 @@ def leaderboard(ratings: dict[int, Any], bots: Sequence[int]) -> list[int]:
 
 def run(job: tuple[str, str, int, int, int, float]) -> dict[str, Any]:
     """One run: play ``matches`` matches with ``method``; when the order converged, and fairness."""
-    from arena.scheduling.ladder import Entrant, count_before, next_set
     from arena.league.ratings import apply_match, environment
+    from arena.scheduling.ladder import Entrant, count_before, next_set
     from referee.games import game_class
 
     game, method, seed, entrants, matches, window = job

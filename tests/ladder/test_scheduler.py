@@ -7,9 +7,9 @@ from collections import Counter
 
 import pytest
 
+from arena.league.ratings import SIGMA
 from arena.scheduling.ladder import (DuplicateSet, Entrant, Policy, ambiguity, count_before, next_set,
                                     rate_shares)
-from arena.league.ratings import SIGMA
 from arena.scheduling.round_robin import Format, ScheduleError
 
 TWO = Format("two_seat", 2)
