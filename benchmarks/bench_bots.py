@@ -5,7 +5,7 @@ temporary folder that points at ``sample_bots/python/*/bot.py`` in the checkout 
 every seat would forfeit at start-up, and a benchmark would time failed launches.  Copying
 the sample's folder (script and strategy module) next to its manifest is what a real entrant
 looks like.  Benchmarks that count matches also call
-:meth:`arena.tournament.RunSummary.require_real` or
+:meth:`arena.runs.tournament.RunSummary.require_real` or
 :func:`referee.result.require_no_startup_forfeits`, so that such a mistake fails loudly.
 """
 

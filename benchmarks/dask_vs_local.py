@@ -29,10 +29,10 @@ from pathlib import Path
 
 from distributed import as_completed
 
-from arena.executors.dask import executor_factory, start_local
-from arena.storage import Database, ScheduledMatch
 from arena.executors import JobResult
-from arena.tournament import RunSummary, TournamentSpec, _store, create_tournament, expand_bots, run_tournament
+from arena.executors.dask import executor_factory, start_local
+from arena.league.storage import Database, ScheduledMatch
+from arena.runs.tournament import RunSummary, TournamentSpec, _store, create_tournament, expand_bots, run_tournament
 from referee.result import MatchRecord
 
 from bench_bots import write_bots  # noqa: E402 - benchmarks/ is on the path when run as a script

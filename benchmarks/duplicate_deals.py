@@ -8,8 +8,8 @@ the sample heuristic (A) and the same heuristic that plays a random legal move a
 The matches run in-process (the engines and the sample bots' ``decide`` functions, with
 observations built through :mod:`referee.wire` exactly as the referee builds them), without
 gRPC or bot processes: the question is about the games' luck, not the transport, and this
-makes thousands of matches affordable.  Schedules come from :mod:`arena.scheduler` and
-ratings from :mod:`arena.ratings`, as in a real tournament.
+makes thousands of matches affordable.  Schedules come from :mod:`arena.scheduling.round_robin` and
+ratings from :mod:`arena.league.ratings`, as in a real tournament.
 
     python benchmarks/duplicate_deals.py --tournaments 60 --matches 20
 """
@@ -69,8 +69,8 @@ def play(game_name: str, seed: int, policies: Sequence[Callable[..., int]]) -> t
 
 def tournament(args: tuple[str, bool, int, int, float]) -> dict[str, float]:
     """One two-bot tournament of ``matches`` matches; A's rating edge and win rate at the end."""
-    from arena.ratings import apply_match, environment
-    from arena.scheduler import two_seat
+    from arena.league.ratings import apply_match, environment
+    from arena.scheduling.round_robin import two_seat
 
     game, duplicate, seed, matches, epsilon = args
     strategy = load_strategy(game)

@@ -27,8 +27,8 @@ import time
 from pathlib import Path
 
 from arena.executors.local import LocalExecutor
-from arena.storage import Database
-from arena.tournament import TournamentSpec, create_tournament, expand_bots, run_tournament
+from arena.league.storage import Database
+from arena.runs.tournament import TournamentSpec, create_tournament, expand_bots, run_tournament
 from referee.match import TimeControl
 
 SLEEPING_BOT = '''

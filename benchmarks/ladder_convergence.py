@@ -3,12 +3,12 @@
 Entrants of known strength order: the game's sample heuristic playing a random legal move
 with probability ``p = 0, 0.1, 0.2, ...`` (``--entrants`` of them; lower p is stronger, so
 the true order is by p).  Each run plays ``--matches`` matches with one of three schedulers,
-rating every match with :mod:`arena.ratings` as a tournament does:
+rating every match with :mod:`arena.league.ratings` as a tournament does:
 
-* ``plain``: the round robin of :func:`arena.scheduler.schedule` with a seed per match;
+* ``plain``: the round robin of :func:`arena.scheduling.round_robin.schedule` with a seed per match;
 * ``duplicate``: the same round robin with duplicate deals (one seed per table, every seat
   rotation);
-* ``ladder``: :func:`arena.ladder.scheduler.next_set`, fed the current ratings and match
+* ``ladder``: :func:`arena.scheduling.ladder.next_set`, fed the current ratings and match
   times, the clock counting matches.
 
 Within each round robin round the tables are played in a seeded random order, so that a run
@@ -71,7 +71,7 @@ def strategy(game: str) -> Callable[..., int]:
 
 
 def game_format(game: str, entrants: int) -> Any:
-    from arena.scheduler import format_for
+    from arena.scheduling.round_robin import format_for
     from referee.games import game_class
 
     cls = game_class(game)
@@ -83,7 +83,7 @@ def round_robin_sets(fmt: Any, bots: Sequence[int], *, duplicate: bool, seed: in
                      matches: int) -> list[list[tuple[tuple[int, ...], int]]]:
     """The round robin's sets (``(seats, seed)`` lists: a deal's rotations, or single matches
     without duplicate deals), rounds in order and each round's sets shuffled, ``matches`` long."""
-    from arena.scheduler import schedule
+    from arena.scheduling.round_robin import schedule
 
     rng = random.Random(seed)
     out: list[list[tuple[tuple[int, ...], int]]] = []
@@ -110,8 +110,8 @@ def leaderboard(ratings: dict[int, Any], bots: Sequence[int]) -> list[int]:
 
 def run(job: tuple[str, str, int, int, int, float]) -> dict[str, Any]:
     """One run: play ``matches`` matches with ``method``; when the order converged, and fairness."""
-    from arena.ladder.scheduler import Entrant, count_before, next_set
-    from arena.ratings import apply_match, environment
+    from arena.league.ratings import apply_match, environment
+    from arena.scheduling.ladder import Entrant, count_before, next_set
     from referee.games import game_class
 
     game, method, seed, entrants, matches, window = job
@@ -172,7 +172,7 @@ def run(job: tuple[str, str, int, int, int, float]) -> dict[str, Any]:
 
 
 def _policy(window: float) -> Any:
-    from arena.ladder.scheduler import Policy
+    from arena.scheduling.ladder import Policy
 
     return Policy(window=window)
 

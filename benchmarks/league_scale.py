@@ -41,8 +41,8 @@ from pathlib import Path
 
 from web_latency import play_random, served
 
-from arena.ratings import update_ratings
-from arena.storage import Database, ScheduledMatch
+from arena.league.ratings import update_ratings
+from arena.league.storage import Database, ScheduledMatch
 from referee.games import game_class
 from referee.result import Fault, FaultKind, MatchRecord, Move, MoveStatus
 
@@ -195,8 +195,8 @@ def web_figures(path: Path, cases: list[tuple[str, str]], requests: int) -> None
 
 CHILD_RECOMPUTE = """
 import json, resource, sys, time
-from arena.ratings import update_ratings
-from arena.storage import Database
+from arena.league.ratings import update_ratings
+from arena.league.storage import Database
 db = Database(sys.argv[1])
 start = time.perf_counter()
 rated = sum(update_ratings(db, game, variant, recompute=True) for game, variant in db.game_variants())

@@ -1,7 +1,7 @@
 """How even is "who sits directly before whom" after a tournament's rounds, with more bots than seats?
 
 For each table size ``k`` and number of bots ``n``, builds the free-for-all schedule
-(:func:`arena.scheduler.free_for_all`) of ``R`` rounds, for every ``R`` from 1 to ``P - 1``
+(:func:`arena.scheduling.round_robin.free_for_all`) of ``R`` rounds, for every ``R`` from 1 to ``P - 1``
 and for ``P + 1`` (``P`` the design's period; after a multiple of ``P`` the counts are equal
 by construction), for a few seeds, and prints the spread ``max - min`` of ``before(a, b)``
 over ordered pairs after the ``R`` rounds, in tables (one table adds ``k`` matches to each
@@ -19,7 +19,7 @@ import itertools
 import time
 from collections import Counter
 
-from arena.scheduler import balanced_subsets, cycle_design, free_for_all
+from arena.scheduling.round_robin import balanced_subsets, cycle_design, free_for_all
 
 CASES = [(k, n, 2000) for k in range(3, 9) for n in range(k + 1, k + 4)] + [
     (4, 20, 2000), (6, 20, 2000), (8, 20, 2000), (5, 12, 300)]

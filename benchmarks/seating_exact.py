@@ -7,7 +7,7 @@ round must add the same count ``m`` to every ordered pair.  This searches, table
 with backtracking, for an assignment of a relabelled copy of :func:`cycle_design` and an
 order of its cycles to every table such that each round adds exactly ``m`` to every pair
 (pruning as soon as a round's count of some pair exceeds ``m``).  Without a node budget,
-"no" is a proof that no schedule of the kind :func:`arena.scheduler.free_for_all` builds
+"no" is a proof that no schedule of the kind :func:`arena.scheduling.round_robin.free_for_all` builds
 can be exact after every round; "budget" means undecided.
 
     python benchmarks/seating_exact.py 5 6      # k n
@@ -20,7 +20,7 @@ import itertools
 import time
 from collections import Counter
 
-from arena.scheduler import cycle_design
+from arena.scheduling.round_robin import cycle_design
 
 
 def options(table: tuple[int, ...], n: int, relabel: bool = True) -> list[tuple[tuple[int, ...], ...]]:

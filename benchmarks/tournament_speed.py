@@ -3,7 +3,7 @@
 Real tournaments: a fresh SQLite file, worker processes, bot processes over gRPC in the
 default sandbox.  The bots are copies of the Python sample bots, each in its own folder
 (:mod:`bench_bots`), and every run must be real: any failed match or any seat that forfeited
-at start-up stops the benchmark (:meth:`~arena.tournament.RunSummary.require_real`).
+at start-up stops the benchmark (:meth:`~arena.runs.tournament.RunSummary.require_real`).
 
 - ``--game yahtzee`` (default): 6 bots (three random, three heuristic) at one table of 6,
   every seat rotation per round (6 matches a round);
@@ -30,8 +30,8 @@ import time
 from pathlib import Path
 
 from arena.executors.local import LocalExecutor
-from arena.storage import Database
-from arena.tournament import TournamentSpec, create_tournament, expand_bots, run_tournament
+from arena.league.storage import Database
+from arena.runs.tournament import TournamentSpec, create_tournament, expand_bots, run_tournament
 
 from bench_bots import write_bots  # noqa: E402 - benchmarks/ is on the path when run as a script
 

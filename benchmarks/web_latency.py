@@ -27,8 +27,8 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from arena.ratings import update_ratings
-from arena.storage import Database, ScheduledMatch
+from arena.league.ratings import update_ratings
+from arena.league.storage import Database, ScheduledMatch
 from referee.games import make_game
 from referee.result import Fault, FaultKind, MatchRecord, Move, MoveStatus
 

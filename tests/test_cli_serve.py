@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.storage import Database
+from arena.league.storage import Database
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -37,6 +37,19 @@ def test_writing_a_bot_names_every_python_sample() -> None:
     assert [name for name in python if f"`{name}`" not in text] == []
 
 
+
+def test_where_things_are_names_every_arena_package_and_cli_module() -> None:
+    """README's map of arena/ (issue 26) lists each package, and each module of the CLI by the
+    commands it holds, so a new one cannot land unmapped."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme.split("### Where things are", 1)[1].split("\n## ", 1)[0]
+    packages = {init.parent.relative_to(ROOT).as_posix() + "/" for init in (ROOT / "arena").glob("*/__init__.py")}
+    assert len(packages) >= 7 and "arena/league/" in packages
+    assert sorted(packages - set(re.findall(r"^\| `(arena/[a-z0-9_]+/)` \|", section, flags=re.MULTILINE))) == []
+    modules = [path.name for path in (ROOT / "arena" / "cli").glob("*.py") if not path.name.startswith("__")]
+    assert len(modules) >= 10
+    assert [name for name in sorted(modules) if f"`{name}`" not in section] == []
+
 def example(*args: str) -> str:
     done = subprocess.run([sys.executable, str(ROOT / "scripts" / "protocol_example.py"), *args], cwd=ROOT,
                           capture_output=True, text=True, timeout=300, check=True)

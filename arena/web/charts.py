@@ -9,7 +9,7 @@ from typing import Any
 
 from markupsafe import Markup
 
-from arena.ratings import MU, SIGMA
+from arena.league.ratings import MU, SIGMA
 
 _MAX_POINTS = 400
 """Longer histories are thinned to this many points (the last one always kept)."""

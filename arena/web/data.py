@@ -11,9 +11,9 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
 
-from arena.queries import bot_labels, h2h_matrix, rating_json
-from arena.ratings import rating_history
-from arena.storage import BotRow, Database, MatchRow, NotFoundError, QueryInterrupted, TournamentRow
+from arena.league.queries import bot_labels, h2h_matrix, rating_json
+from arena.league.ratings import rating_history
+from arena.league.storage import BotRow, Database, MatchRow, NotFoundError, QueryInterrupted, TournamentRow
 from arena.web.store import ReadOnlyStore
 from referee.games import game_class, game_names
 

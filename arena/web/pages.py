@@ -11,7 +11,7 @@ from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 from starlette.templating import Jinja2Templates
 
-from arena.storage import Database
+from arena.league.storage import Database
 from arena.web import data
 from arena.web.charts import rating_history_svg
 from arena.web.store import ReadOnlyStore

@@ -23,8 +23,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from arena.league.storage import Database, ScheduledMatch
 from arena.resources import sample_bots_dir
-from arena.storage import Database, ScheduledMatch
 from arena.web.data import BadRequest, NotFound, is_whole_number
 from arena.web.play_seat import HUMAN_NAME, HumanSeat
 from arena.web.renderers import RenderContext, render_seat, renderer_for

@@ -21,7 +21,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
-from arena.storage import Database, NotFoundError
+from arena.league.storage import Database, NotFoundError
 from arena.web.data import BadRequest, NotFound, is_whole_number
 from arena.web.play import PLAY_FORMAT, LimitReached, PlayManager, opponents, parse_choice
 from arena.web.replay import match_replay

@@ -14,8 +14,8 @@ import dataclasses
 import enum
 from typing import Any
 
-from arena.queries import bot_labels
-from arena.storage import Database, NotFoundError
+from arena.league.queries import bot_labels
+from arena.league.storage import Database, NotFoundError
 from arena.web.data import BadRequest, NotFound, is_whole_number, ranks
 from arena.web.renderers import RenderContext, render_seat, render_table, renderer_for
 from referee.games.base import SettingsError, State

@@ -1,6 +1,6 @@
 """The web server's only access to the database: read-only connections and cached ratings.
 
-Connections are opened with SQLite's ``mode=ro`` (:class:`arena.storage.Database`), so the
+Connections are opened with SQLite's ``mode=ro`` (:class:`arena.league.storage.Database`), so the
 server cannot write even by mistake, and WAL lets it read while a tournament writes.
 Request handlers run in a thread pool; each borrows an idle connection for its request,
 with a time limit on its queries (:data:`QUERY_SECONDS`): a request that would read too much
@@ -16,9 +16,9 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from arena.queries import current_table, rating_signature
-from arena.ratings import RatingPlan, RatingRow, plan_ratings
-from arena.storage import Database, QueryInterrupted
+from arena.league.queries import current_table, rating_signature
+from arena.league.ratings import RatingPlan, RatingRow, plan_ratings
+from arena.league.storage import Database, QueryInterrupted
 
 QUERY_SECONDS = 2.0
 """The longest a request may spend in the database."""

@@ -7,10 +7,10 @@ from collections import Counter
 
 import pytest
 
-from arena.ladder.scheduler import (DuplicateSet, Entrant, Policy, ambiguity, count_before, next_set,
+from arena.league.ratings import SIGMA
+from arena.scheduling.ladder import (DuplicateSet, Entrant, Policy, ambiguity, count_before, next_set,
                                     rate_shares)
-from arena.ratings import SIGMA
-from arena.scheduler import Format, ScheduleError
+from arena.scheduling.round_robin import Format, ScheduleError
 
 TWO = Format("two_seat", 2)
 FOUR = Format("free_for_all", 4)

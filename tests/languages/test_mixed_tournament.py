@@ -7,7 +7,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from arena.cli import main
-from arena.storage import Database
+from arena.league.storage import Database
 from .test_sample_bots import PYTHON_RANDOM, RANDOM, built
 
 

@@ -22,9 +22,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from arena.authoring.starter_kit import BUILD, DEBUG_ADDRESS, LANGUAGES, write_starter_kit
 from arena.cli import main
 from arena.resources import doc_pages
-from arena.starter_kit import BUILD, DEBUG_ADDRESS, LANGUAGES, write_starter_kit
 from referee.games import game_names
 from referee.sandbox import BWRAP
 

@@ -6,7 +6,7 @@ import shutil
 from collections.abc import Sequence
 from pathlib import Path
 
-from arena.storage import Database, ScheduledMatch
+from arena.league.storage import Database, ScheduledMatch
 from referee.result import Fault, MatchRecord, Move, MoveStatus
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -9,14 +9,14 @@ import sys
 import time
 from pathlib import Path
 
-from arena.storage import Database, decode_record
+from arena.league.storage import Database, decode_record
 
 from .helpers import ROOT, tournament_db
 from .test_league_stats import assert_totals_match_the_matches
 
 WRITER = r"""
 import sys
-from arena.storage import Database
+from arena.league.storage import Database
 from referee.result import MatchRecord, Move, MoveStatus
 
 db = Database(sys.argv[1])

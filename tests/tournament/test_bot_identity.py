@@ -16,8 +16,8 @@ import pytest
 from click.testing import CliRunner
 
 from arena.cli import main
-from arena.storage import BotConflictError, Database
-from arena.tournament import TournamentSpec, create_tournament, entrant_specs, expand_bots
+from arena.league.storage import BotConflictError, Database
+from arena.runs.tournament import TournamentSpec, create_tournament, entrant_specs, expand_bots
 from referee.bots import BotSpec
 
 from .helpers import write_bot

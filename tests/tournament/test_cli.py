@@ -10,8 +10,8 @@ import pytest
 from click.testing import CliRunner
 
 from arena.cli import main
-from arena.storage import SCHEMA_VERSION, Database
-from arena.tournament import TournamentSpec, create_tournament, expand_bots
+from arena.league.storage import SCHEMA_VERSION, Database
+from arena.runs.tournament import TournamentSpec, create_tournament, expand_bots
 
 from .helpers import write_bot
 

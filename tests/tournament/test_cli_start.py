@@ -11,7 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from arena.ratings import update_ratings
+from arena.league.ratings import update_ratings
 
 from .helpers import record, tournament_db
 

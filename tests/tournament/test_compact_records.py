@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from arena.storage import SCHEMA_VERSION, Database, StorageError, decode_record, encode_record
+from arena.league.storage import SCHEMA_VERSION, Database, StorageError, decode_record, encode_record
 from referee.games import make_game
 from referee.result import Fault, FaultKind, MatchRecord, Move, MoveStatus
 

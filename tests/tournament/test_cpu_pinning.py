@@ -14,7 +14,7 @@ from click.testing import CliRunner
 
 from arena.cli import main
 from arena.executors.local import early_start_cpus, worker_cpus
-from arena.storage import Database
+from arena.league.storage import Database
 
 REPORTING_BOT = '''
 import os

@@ -70,8 +70,8 @@ def results(db: Path) -> list[tuple]:
 
 
 def ratings(db: Path) -> list[tuple[str, float, float, int]]:
-    from arena.ratings import rating_table, update_ratings
-    from arena.storage import Database
+    from arena.league.ratings import rating_table, update_ratings
+    from arena.league.storage import Database
 
     with Database(db) as database:
         update_ratings(database, "yahtzee", "yahtzee")

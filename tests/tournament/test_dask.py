@@ -25,8 +25,8 @@ from distributed import Client
 from arena.executors import MatchJob, play_job
 from arena.executors.dask import connect, executor_factory
 from arena.executors.keeper import BotKeeper
-from arena.storage import Database
-from arena.tournament import RunSummary, TournamentSpec, _store, create_tournament, expand_bots, run_tournament
+from arena.league.storage import Database
+from arena.runs.tournament import RunSummary, TournamentSpec, _store, create_tournament, expand_bots, run_tournament
 from referee.bots import bot_files_hash, resolve_bot
 from referee.match import MatchConfig, TimeControl
 from referee.result import FaultKind

@@ -8,7 +8,7 @@ from collections import Counter
 
 import pytest
 
-from arena.scheduler import (Format, ScheduleError, balanced_subsets, format_for, free_for_all, meetings,
+from arena.scheduling.round_robin import (Format, ScheduleError, balanced_subsets, format_for, free_for_all, meetings,
                              partitions, rotations, schedule, team_matches, two_seat)
 
 BOTS = ["a", "b", "c", "d", "e"]

@@ -8,7 +8,7 @@ import random
 import pytest
 import trueskill
 
-from arena.ratings import apply_match, environment, rate_free_for_all
+from arena.league.ratings import apply_match, environment, rate_free_for_all
 
 UPDATES = 20_000
 

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from arena.ratings import rating_table
-from arena.storage import Database
-from arena.tournament import TournamentSpec, create_tournament, run_tournament
+from arena.league.ratings import rating_table
+from arena.league.storage import Database
+from arena.runs.tournament import TournamentSpec, create_tournament, run_tournament
 from referee.bots import resolve_bot
 from referee.match import TimeControl
 from referee.sandbox import Limits, SandboxConfig, SandboxMode

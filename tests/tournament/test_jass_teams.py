@@ -12,8 +12,8 @@ import trueskill
 from click.testing import CliRunner
 
 from arena.cli import main
-from arena.ratings import apply_match, environment
-from arena.scheduler import format_for, schedule
+from arena.league.ratings import apply_match, environment
+from arena.scheduling.round_robin import format_for, schedule
 from referee.bots import resolve_bot
 from referee.match import MatchConfig, TimeControl, run_match
 

@@ -22,8 +22,8 @@ import pytest
 from click.testing import CliRunner
 
 from arena.cli import main
-from arena.storage import Database, ScheduledMatch
-from arena.tournament import BotKeeper, JobResult, MatchJob, TournamentSpec, create_tournament, expand_bots, \
+from arena.league.storage import Database, ScheduledMatch
+from arena.runs.tournament import BotKeeper, JobResult, MatchJob, TournamentSpec, create_tournament, expand_bots, \
     play_job, run_tournament
 
 from .helpers import SAMPLE_BOTS, record, write_bot

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from arena import league_stats
-from arena.ratings import head_to_head, plan_ratings, rating_history, rating_table, update_ratings
-from arena.storage import SCHEMA_VERSION, Database, StorageError
-from arena.tournament import delete_tournament
+from arena.league import stats as league_stats
+from arena.league.ratings import head_to_head, plan_ratings, rating_history, rating_table, update_ratings
+from arena.league.storage import SCHEMA_VERSION, Database, StorageError
+from arena.runs.tournament import delete_tournament
 
 from .helpers import record, tournament_db
 

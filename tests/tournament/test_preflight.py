@@ -9,8 +9,8 @@ import pytest
 from click.testing import CliRunner
 
 from arena.cli import main
+from arena.league.storage import Database
 from arena.sdk import random_decide, serve
-from arena.storage import Database
 
 from .helpers import write_bot
 

@@ -8,9 +8,9 @@ import pytest
 
 import trueskill
 
-from arena.ratings import (apply_match, environment, rate, rating_table, separations, stronger_probability,
+from arena.league.ratings import (apply_match, environment, rate, rating_table, separations, stronger_probability,
                           team_ranks, update_ratings)
-from arena.storage import MatchRow
+from arena.league.storage import MatchRow
 
 from .helpers import record, tournament_db
 

@@ -6,10 +6,10 @@ from collections import defaultdict
 
 import pytest
 
-from arena.ratings import rating_table
-from arena.scheduler import two_seat
-from arena.storage import Database
-from arena.tournament import TournamentSpec, create_tournament, expand_bots, run_tournament
+from arena.league.ratings import rating_table
+from arena.league.storage import Database
+from arena.runs.tournament import TournamentSpec, create_tournament, expand_bots, run_tournament
+from arena.scheduling.round_robin import two_seat
 from referee.games import make_game
 from referee.result import StartupForfeitError
 from referee.sandbox import SandboxConfig, SandboxMode

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 import pytest
 
-from arena.scheduler import (Pairing, ScheduleError, balanced_subsets, cycle_design, format_for, free_for_all,
+from arena.scheduling.round_robin import (Pairing, ScheduleError, balanced_subsets, cycle_design, format_for, free_for_all,
                              rotations, schedule, team_matches)
 
 from .helpers import write_bot
@@ -276,8 +276,8 @@ class TestTeams:
 def test_a_stored_tournament_keeps_the_varying_seats_for_resume(tmp_path):
     """The schedule is stored whole at creation and resume plays the stored rows; they are
     the seed's schedule, with the cyclic order changing between rounds."""
-    from arena.storage import Database
-    from arena.tournament import TournamentSpec, create_tournament, expand_bots, plan_tournament
+    from arena.league.storage import Database
+    from arena.runs.tournament import TournamentSpec, create_tournament, expand_bots, plan_tournament
 
 
     folders = [str(write_bot(tmp_path / f"b{i}", f"b{i}")) for i in range(4)]

@@ -6,7 +6,7 @@ import sqlite3
 
 import pytest
 
-from arena.storage import SCHEMA_VERSION, BotConflictError, Database, NotFoundError, SchemaTooNewError, StorageError
+from arena.league.storage import SCHEMA_VERSION, BotConflictError, Database, NotFoundError, SchemaTooNewError, StorageError
 from referee.result import Fault, FaultKind
 
 from .helpers import record, tournament_db

@@ -7,7 +7,7 @@ import random
 import pytest
 import trueskill
 
-from arena.ratings import environment, rate_two_sides
+from arena.league.ratings import environment, rate_two_sides
 
 UPDATES = 100_000
 

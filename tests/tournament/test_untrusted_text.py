@@ -7,7 +7,7 @@ import pytest
 from click.testing import CliRunner
 
 from arena.cli import main
-from arena.storage import Database
+from arena.league.storage import Database
 
 from .helpers import write_bot
 

@@ -9,8 +9,8 @@ import pytest
 from click.testing import CliRunner
 
 from arena.cli import main
-from arena.ratings import rate
-from arena.storage import Database
+from arena.league.ratings import rate
+from arena.league.storage import Database
 
 from .helpers import write_bot
 

@@ -15,7 +15,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from arena.storage import Database
+from arena.league.storage import Database
 from arena.web.play import PlayConfig
 from referee.match import TimeControl
 from referee.sandbox import SandboxConfig, SandboxMode

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from arena.storage import Database
+from arena.league.storage import Database
 from arena.web.renderers import RenderContext, render_seat, renderer_for
 from arena.web.replay import replay_steps
 from games.yoninkan.rules_check import hidden_from

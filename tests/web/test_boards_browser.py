@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.storage import Database
+from arena.league.storage import Database
 
 from .conftest import Server
 

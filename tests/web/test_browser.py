@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from arena.storage import Database
-from arena.tournament import TournamentSpec, create_tournament, expand_bots
+from arena.league.storage import Database
+from arena.runs.tournament import TournamentSpec, create_tournament, expand_bots
 
 from .conftest import ROOT, SAMPLE_BOTS, XSS_AUTHOR, XSS_NAME, XSS_TOURNAMENT, XSS_VERSION, Server, arena
 

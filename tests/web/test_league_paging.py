@@ -60,7 +60,7 @@ def test_numbered_pages_stop_at_a_depth_and_say_how_to_go_on(league: Path) -> No
 
 
 def test_a_filtered_count_stops_at_its_cap(league: Path) -> None:
-    from arena.storage import Database
+    from arena.league.storage import Database
 
     with Database(league, readonly=True) as db:
         assert db.count_matches(bot_id=1) == 44 + 43  # bot 1 sits in seatings k % 3 == 0 and 2
@@ -79,7 +79,7 @@ def test_a_request_past_the_time_limit_ends_in_a_clear_error(league: Path) -> No
 
 
 def test_a_bot_page_shows_its_last_1000_rating_points_and_says_so(tmp_path: Path) -> None:
-    from arena.ratings import rating_table, update_ratings
+    from arena.league.ratings import rating_table, update_ratings
     from arena.web.data import HISTORY_POINTS
 
     path = tmp_path / "long.db"
@@ -98,7 +98,7 @@ def test_a_bot_page_shows_its_last_1000_rating_points_and_says_so(tmp_path: Path
 
 
 def test_time_limits_nest_and_a_slow_count_leaves_the_total_unknown(league: Path) -> None:
-    from arena.storage import Database, QueryInterrupted
+    from arena.league.storage import Database, QueryInterrupted
     from arena.web.data import MatchFilter, matches
 
     with Database(league, readonly=True) as db:

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from arena.storage import Database
+from arena.league.storage import Database
 from arena.web.play import EVENTS_KEPT, PLAY_FORMAT
 from arena.web.renderers import RenderContext, render_seat, renderer_for
 from arena.web.replay import to_jsonable

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from arena.storage import Database
+from arena.league.storage import Database
 from referee.bots import bot_files_hash, resolve_bot
 
 from .conftest import XSS_NAME, XSS_VERSION, write_commenter

@@ -11,7 +11,7 @@ from urllib.parse import urlparse
 
 import pytest
 
-from arena.storage import Database, MatchRow
+from arena.league.storage import Database, MatchRow
 from referee.games import game_names
 from referee.replay import replay
 from referee.result import MatchRecord

@@ -17,8 +17,8 @@ from markupsafe import Markup
 from starlette.testclient import TestClient
 
 from arena.cli import main
-from arena.ratings import rating_table, update_ratings
-from arena.storage import Database
+from arena.league.ratings import rating_table, update_ratings
+from arena.league.storage import Database
 from arena.web import create_app
 from arena.web.charts import nice_step, nice_ticks, rating_history_svg
 from arena.web.renderers import RenderContext, render_seat, renderer_for

@@ -1,126 +1,34 @@
-"""The ``arena`` command line: play, replay and check bots here; tournaments, ratings and
-the demo in :mod:`arena.cli_tournament`; the web server in :mod:`arena.cli_web`.
+"""``arena play``, ``replay`` and ``check-bot``: matches played (or replayed) here and now,
+with no database.
 
-Commands stay thin: they parse options, call the referee or the scheduler, and print.
-Expected failures (bad game, missing manifest, a bot that does not start) are one-line
-errors with a non-zero exit, never tracebacks.
+Registered on the ``arena`` group by :mod:`arena.cli.main`.  Expected failures (bad game,
+missing manifest, a bot that does not start) are one-line errors with a non-zero exit.
 """
 
 from __future__ import annotations
 
 import json
-import os
-import sqlite3
 import sys
 from pathlib import Path
-from typing import Any
 
 import click
 from rich.console import Console
 from rich.table import Table
 
-from arena.cli_common import (forfeit_texts, make_time_control, output_path_problem, parse_settings,
+from arena.cli.common import (forfeit_texts, make_time_control, output_path_problem, parse_settings,
                               print_match_log, print_result, print_seats, sandbox_options, save_record,
                               time_control_options)
-from arena.output import Column, emit, format_option
-from arena.storage import INTEGRITY_HINT
+from arena.cli.output import Column, emit, format_option
 from referee.bots import BotSpecError, resolve_bot
-from referee.games import game_class, game_names
-from referee.games.base import SettingsError, player_count_text
+from referee.games import game_class
+from referee.games.base import SettingsError
 from referee.result import MatchRecord
 from referee.sandbox import SandboxConfig
 
 console = Console(highlight=False, markup=False, emoji=False, soft_wrap=True)
 
 
-DB_META = "arena.db"
-"""``ctx.meta`` key: the database file a command opened, named in errors about it."""
-
-
-class _Guarded(click.Group):
-    """The ``arena`` group: whatever goes wrong ends in one ``Error:`` line, never a traceback.
-
-    A damaged database file shows up as :class:`sqlite3.DatabaseError` wherever a query
-    first touches the damage; it is named with the command to check it.  Any other
-    unexpected exception is reported as an internal error (``ARENA_DEBUG=1`` shows the
-    traceback).
-    """
-
-    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
-        if any("\x00" in arg for arg in args):  # only reachable from Python: argv cannot hold NUL
-            raise click.UsageError("an argument contains a NUL byte", ctx)
-        return super().parse_args(ctx, args)
-
-    def invoke(self, ctx: click.Context) -> Any:
-        try:
-            return super().invoke(ctx)
-        except (click.exceptions.Exit, click.ClickException, click.Abort, SystemExit, KeyboardInterrupt):
-            raise
-        except sqlite3.DatabaseError as error:
-            path = ctx.meta.get(DB_META, "the database")
-            raise click.ClickException(f"cannot read {path}: {error}; it may be damaged: "
-                                       + INTEGRITY_HINT.format(path=path)) from None
-        except Exception as error:  # noqa: BLE001 - the last line of defence
-            if os.environ.get("ARENA_DEBUG"):
-                raise
-            where = f" while using {ctx.meta[DB_META]} (if damaged, {INTEGRITY_HINT.format(path=ctx.meta[DB_META])})" \
-                if DB_META in ctx.meta else ""
-            text = " ".join(str(error).split())[:300]
-            raise click.ClickException(f"internal error{where}: {type(error).__name__}: {text} "
-                                       f"(set ARENA_DEBUG=1 for the traceback)") from None
-
-
-@click.group(cls=_Guarded, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="arena")
-def main() -> None:
-    """arena: run bots written in any language against each other in card and dice games.
-
-    Bots are gRPC servers (see docs/protocol.md). Give a bot as its manifest (bot.toml or
-    its folder), which the referee starts and stops, or as the address of a running bot
-    (host:port or unix:///path).
-    """
-
-
-@main.command()
-@format_option
-def games(fmt: str) -> None:
-    """List the games, their variants, seat counts and settings."""
-    if fmt == "csv":  # one value per cell: a row per game and variant (settings: use json)
-        emit([Column(key) for key in ("game", "variant", "min_players", "max_players", "default_players")],
-             [{"game": name, "variant": variant, "min_players": game_class(name).min_players,
-               "max_players": game_class(name).max_players, "default_players": game_class(name).default_players}
-              for name in game_names() for variant in game_class(name).variants], fmt)
-        return
-    if fmt == "json":
-        rows = []
-        for name in game_names():
-            cls = game_class(name)
-            settings = [{"name": s.name, "default": s.default, "help": s.help, "minimum": s.minimum,
-                         "maximum": s.maximum, "choices": list(s.choices) if s.choices else None}
-                        for s in cls.settings_spec]
-            rows.append({"game": name, "variants": list(cls.variants), "min_players": cls.min_players,
-                         "max_players": cls.max_players, "default_players": cls.default_players,
-                         "teams": [list(team) for team in cls.teams] if cls.teams else None, "settings": settings})
-        emit([Column(key) for key in ("game", "variants", "min_players", "max_players", "default_players", "teams",
-                                      "settings")], rows, fmt)
-        return
-    if fmt == "markdown":
-        emit([Column("game"), Column("variants"), Column("players"), Column("settings")],
-             [{"game": name, "variants": ", ".join(game_class(name).variants),
-               "players": player_count_text(game_class(name).min_players, game_class(name).max_players),
-               "settings": ", ".join(f"{s.name}={s.default}" for s in game_class(name).settings_spec)}
-              for name in game_names()], fmt, title="games")
-        return
-    for name in game_names():
-        cls = game_class(name)
-        console.print(name, style="bold", end="")
-        console.print(f": variants {', '.join(cls.variants)}; "
-                      f"{player_count_text(cls.min_players, cls.max_players)} (default {cls.default_players})")
-        for setting in cls.settings_spec:
-            console.print(f"    --setting {setting.name}=  {setting.help} (default {setting.default})")
-
-
-@main.command()
+@click.command()
 @click.option("--game", "game_name", required=True, help="Game name (see `arena games`).")
 @click.option("--variant", default=None, help="Variant (default: the game's first).")
 @click.option("--setting", "settings", multiple=True, metavar="NAME=VALUE", help="A game setting; repeatable.")
@@ -191,7 +99,7 @@ def play(game_name: str, variant: str | None, settings: tuple[str, ...], bots: t
         raise click.ClickException("; ".join(errors))
 
 
-@main.command("replay")
+@click.command("replay")
 @click.argument("record_file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 def replay_command(record_file: Path) -> None:
     """Replay a match record (from `play --log-out`) through the engine and check its result.
@@ -217,7 +125,7 @@ def replay_command(record_file: Path) -> None:
     sys.exit(1)
 
 
-@main.command("check-bot")
+@click.command("check-bot")
 @click.argument("bot")
 @click.option("--game", "only", multiple=True, help="Check only this game (repeatable); default: every game it claims.")
 @click.option("--matches", type=click.IntRange(min=1), default=2, show_default=True,
@@ -235,7 +143,7 @@ def check_bot_command(bot: str, only: tuple[str, ...], matches: int, seed: int, 
     Prints protocol errors, illegal answers, decision latency (median, p99) and time-bank
     use. Exits 1 if anything failed.
     """
-    from arena.check_bot import check_bot
+    from arena.authoring.check_bot import check_bot
 
     try:
         spec = resolve_bot(bot)
@@ -282,36 +190,3 @@ def check_bot_command(bot: str, only: tuple[str, ...], matches: int, seed: int, 
         console.print("check-bot: FAILED")
         sys.exit(1)
     console.print("check-bot: all checks passed")
-
-
-def _register_tournament_commands() -> None:
-    """Tournament, rating and demo commands live in :mod:`arena.cli_tournament`."""
-    from arena import cli_tournament
-
-    for name in ("tournament", "ratings", "h2h", "matches", "show", "demo"):
-        main.add_command(getattr(cli_tournament, name), name)
-    main.add_command(cli_tournament.db_group, "db")
-
-
-def _register_bot_author_commands() -> None:
-    """Starter kits, the .proto files and the docs live in :mod:`arena.cli_kits`."""
-    from arena import cli_kits
-
-    main.add_command(cli_kits.new_bot, "new-bot")
-    main.add_command(cli_kits.proto, "proto")
-    main.add_command(cli_kits.docs, "docs")
-
-
-def _register_web_commands() -> None:
-    """``serve`` lives in :mod:`arena.cli_web` (the web app itself is imported only when it runs)."""
-    from arena import cli_web
-
-    main.add_command(cli_web.serve, "serve")
-
-
-_register_tournament_commands()
-_register_bot_author_commands()
-_register_web_commands()
-
-if __name__ == "__main__":
-    main()

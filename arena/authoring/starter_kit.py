@@ -41,7 +41,7 @@ class Identity:
 def _replace_once(text: str, old: str, new: str, source: Path) -> str:
     """``text`` with its one ``old`` replaced: a sample that changed shape fails loudly."""
     if text.count(old) != 1:
-        raise RuntimeError(f"starter kit: expected {old!r} once in {source}; update arena/starter_kit.py")
+        raise RuntimeError(f"starter kit: expected {old!r} once in {source}; update arena/authoring/starter_kit.py")
     return text.replace(old, new)
 
 

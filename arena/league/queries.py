@@ -1,7 +1,7 @@
 """Read-only questions about the database that both the CLI and the web server ask.
 
 Everything here only reads (the web server opens the database read-only): the rating table
-is computed from the stored results with :func:`arena.ratings.plan_ratings`, which gives the
+is computed from the stored results with :func:`arena.league.ratings.plan_ratings`, which gives the
 numbers ``arena ratings`` would store, in the same order.
 """
 
@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from arena.ratings import RatingPlan, RatingRow, head_to_head, plan_ratings, rating_table
-from arena.storage import BotRow, Database, MatchRow
+from arena.league.ratings import RatingPlan, RatingRow, head_to_head, plan_ratings, rating_table
+from arena.league.storage import BotRow, Database, MatchRow
 
 def rating_json(row: RatingRow) -> dict[str, Any]:
     """One rating-table row as ``arena ratings --format json`` prints it (and the API serves it)."""

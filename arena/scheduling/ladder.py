@@ -24,7 +24,7 @@ chosen in this order of priority:
 Seating: two seats play both orders.  Tables of three or more play one cyclic order in all
 its rotations; between sets the cyclic order changes, taking the one whose "directly before"
 pairs the caller's ``before`` counts (:func:`count_before`) have seen least.  Team games
-reuse :func:`arena.scheduler.team_matches` (partners opposite, both sides of the deal).
+reuse :func:`arena.scheduling.round_robin.team_matches` (partners opposite, both sides of the deal).
 
 Everything is a pure function of its arguments: ``seed`` and the set's ``number`` seed all
 its randomness, so the same ladder state always yields the same set.
@@ -40,8 +40,8 @@ from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
-from arena.ratings import SIGMA, environment, stronger_probability
-from arena.scheduler import SEED_LIMIT, Format, ScheduleError, rotations, team_matches
+from arena.league.ratings import SIGMA, environment, stronger_probability
+from arena.scheduling.round_robin import SEED_LIMIT, Format, ScheduleError, rotations, team_matches
 
 BotId = TypeVar("BotId", bound=Hashable)
 
@@ -100,7 +100,7 @@ def ambiguity(a: Entrant[BotId], b: Entrant[BotId]) -> float:
     towards 0 when they are many standard deviations of the difference apart.
 
     Twice the probability, given both ratings as independent normals, that the one with the
-    lower mean is the stronger (:func:`arena.ratings.stronger_probability`).
+    lower mean is the stronger (:func:`arena.league.ratings.stronger_probability`).
     """
     p = stronger_probability(a, b)
     return 2 * min(p, 1 - p)

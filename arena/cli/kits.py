@@ -7,9 +7,9 @@ from pathlib import Path
 
 import click
 
-from arena.cli_hints import arena_hint
+from arena.authoring.starter_kit import BUILD, LANGUAGES, StarterKitError, copy_proto_files, write_starter_kit
+from arena.cli.hints import arena_hint
 from arena.resources import doc_pages, docs_dir
-from arena.starter_kit import BUILD, LANGUAGES, StarterKitError, copy_proto_files, write_starter_kit
 from referee.games import game_names
 
 

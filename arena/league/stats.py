@@ -1,7 +1,7 @@
 """Statistics kept as running totals, so no reader ever scans the league (schema 3).
 
 The single writer adds each played match to these tables in the transaction that stores
-it (:meth:`arena.storage.Database.store_results`); reading a leaderboard's statistics or
+it (:meth:`arena.league.storage.Database.store_results`); reading a leaderboard's statistics or
 the head-to-head matrix is then a lookup of a few hundred rows, however many matches the
 league holds.  They are derived data: :func:`rebuild` computes them again from the stored
 matches (on migration, and after a tournament is deleted), with the same per-match

@@ -39,8 +39,8 @@ from typing import Protocol
 
 import trueskill
 
-from arena import league_stats
-from arena.storage import Database, MatchRow
+from arena.league import stats as league_stats
+from arena.league.storage import Database, MatchRow
 
 MU = 25.0
 SIGMA = MU / 3
@@ -504,7 +504,7 @@ def head_to_head(db: Database, game: str, variant: str) -> dict[tuple[int, int],
     """For every ordered pair of bots that met, the mean result of the first against the second.
 
     In a team game only opponents count (partners always share their rank), and a bot never
-    meets itself (:func:`arena.league_stats.pair_results`).  Read from the running totals.
+    meets itself (:func:`arena.league.stats.pair_results`).  Read from the running totals.
     """
     return {pair: HeadToHead(pair[0], pair[1], n, points / (2 * n))
             for pair, (n, points) in db.pair_stats(game, variant).items() if n}

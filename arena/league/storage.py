@@ -8,7 +8,7 @@ and seeds, in the same transaction that creates the tournament.  A finished matc
 stored by one transaction that updates its row *only if it is not done yet* and fills in its
 seats; so each result is committed atomically and at most once, and after a ``kill -9``
 resuming simply runs the rows that are not ``done``.  Ratings are derived data: they are
-recomputed from the stored results in match-id order (see :mod:`arena.ratings`).
+recomputed from the stored results in match-id order (see :mod:`arena.league.ratings`).
 
 Schema (version :data:`SCHEMA_VERSION`)::
 
@@ -25,7 +25,7 @@ Schema (version :data:`SCHEMA_VERSION`)::
     ratings(game, variant, bot_id, mu, sigma, matches)
     rating_history(match_id, bot_id, mu, sigma)        the rating after each match
     rating_state(game, variant, last_match_id, rated_count)
-    game_stats, bot_stats, pair_stats, tournament_stats    running totals (:mod:`arena.league_stats`)
+    game_stats, bot_stats, pair_stats, tournament_stats    running totals (:mod:`arena.league.stats`)
     indexes: matches by (game, variant, status, id) and (tournament_id, status, id), seats by bot,
     rating history by (bot, match)
 
@@ -38,7 +38,7 @@ for writing migrates it in one transaction, and read-only commands read both.
 **Batched commits.**  :meth:`Database.store_results` commits many results in one
 transaction (one fsync), each still guarded by its own row's status; nothing of a batch is
 reported stored before its ``COMMIT``.  The same transaction adds each match to the running
-totals of :mod:`arena.league_stats`, so readers never scan the league.  Schema 2 files gain
+totals of :mod:`arena.league.stats`, so readers never scan the league.  Schema 2 files gain
 those tables on opening for writing (computed from the stored matches, in one transaction);
 read-only connections to older files compute them in memory instead.
 """
@@ -57,12 +57,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from arena import league_stats
+from arena.league import stats as league_stats
 from referee.result import MatchRecord, MoveStatus
 
 SCHEMA_VERSION = 3
 """1: records as JSON text; 2: records compact (:func:`encode_record`); 3: running totals
-(:mod:`arena.league_stats`) and rating history by bot.  Older files are migrated on open."""
+(:mod:`arena.league.stats`) and rating history by bot.  Older files are migrated on open."""
 DEFAULT_DB = "arena.db"
 
 _SCHEMA = """
@@ -787,7 +787,7 @@ class Database:
         """Every (game, variant) with a played match."""
         return [(game, variant) for game, variant, _, _ in self.game_totals()]
 
-    # --- running totals (arena.league_stats) ------------------------------------------------------------
+    # --- running totals (arena.league.stats) ------------------------------------------------------------
     def game_totals(self) -> list[tuple[str, str, int, int]]:
         """``(game, variant, played matches, largest played id)`` of every game with a played match."""
         sql = ("SELECT game, variant, matches, last_match_id FROM game_stats WHERE matches > 0" if self.has_stats else

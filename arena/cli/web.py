@@ -7,8 +7,8 @@ from pathlib import Path
 
 import click
 
-from arena.cli_tournament import db_option
-from arena.storage import StorageError
+from arena.cli.common import db_option
+from arena.league.storage import StorageError
 
 
 @click.command()

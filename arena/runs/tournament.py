@@ -35,13 +35,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from arena.cli.progress import NoProgress, Progress, RichProgress
 from arena.executors import Executor, JobResult, MatchJob, play_job
 from arena.executors.keeper import BotKeeper
 from arena.executors.local import LocalExecutor
-from arena.progress import NoProgress, Progress, RichProgress
-from arena.ratings import update_ratings
-from arena.scheduler import Format, Pairing, ScheduleError, format_for, schedule
-from arena.storage import BotRow, Database, ScheduledMatch, StorageError, TournamentRow
+from arena.league.ratings import update_ratings
+from arena.league.storage import BotRow, Database, ScheduledMatch, StorageError, TournamentRow
+from arena.scheduling.round_robin import Format, Pairing, ScheduleError, format_for, schedule
 from referee.bots import MANIFEST_NAME, BotSpec, BotSpecError, bot_files_hash, resolve_bot
 from referee.games import game_class
 from referee.games.base import Game, SettingsError

@@ -1,4 +1,5 @@
-"""Options and parsing shared by every ``arena`` command that runs matches."""
+"""Options and parsing shared by the ``arena`` commands: running matches, and the ``--db`` file
+most of them open."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import functools
 import os
 import tempfile
 from collections.abc import Callable, Sequence
+from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -13,8 +15,10 @@ import click
 from rich.console import Console
 from rich.table import Table
 
-from arena.cli_hints import arena_hint
-from referee.games.base import State
+from arena.cli.hints import arena_hint
+from arena.league.storage import DEFAULT_DB, Database, StorageError
+from referee.games import game_class
+from referee.games.base import SettingsError, State
 from referee.result import FaultKind, MatchRecord, MoveStatus
 from referee.sandbox import Limits, SandboxConfig, SandboxError, SandboxMode
 
@@ -289,3 +293,40 @@ def save_record(record: MatchRecord, path: Path) -> tuple[Path | None, str | Non
         return Path(fallback), why
     except OSError:
         return None, why
+
+
+# --- the database -----------------------------------------------------------------------------------------
+def db_option(function: Callable[..., Any]) -> Callable[..., Any]:
+    return click.option("--db", "db_path", type=click.Path(dir_okay=False, path_type=Path),
+                        default=lambda: os.environ.get("ARENA_DB", DEFAULT_DB), show_default=f"{DEFAULT_DB}",
+                        help=f"SQLite database file (default: {DEFAULT_DB} in the current folder, or $ARENA_DB).")(
+        function)
+
+
+def open_db(path: Path, *, create: bool = False, readonly: bool = False) -> Database:
+    """Open the database, noting it for error messages (see :class:`arena.cli.main._Guarded`).
+
+    Commands that only read pass ``readonly``: the file is opened in SQLite's read-only
+    mode, so a missing, empty or foreign file is reported and never changed.
+    """
+    click.get_current_context().meta["arena.db"] = path
+    try:
+        return Database(path, create=create, readonly=readonly)
+    except StorageError as error:
+        raise click.ClickException(str(error)) from None
+
+
+def check_game(game: str, variant: str | None) -> str:
+    """The variant to use (the game's first by default); a clear error for unknown names."""
+    try:
+        cls = game_class(game)
+    except SettingsError as error:
+        raise click.ClickException(str(error)) from None
+    if variant is not None and variant not in cls.variants:
+        raise click.ClickException(f"{game} has no variant {variant!r} (variants: {', '.join(cls.variants)})")
+    return variant or cls.variants[0]
+
+
+def iso_time(stamp: float | None) -> str | None:
+    """A stored time as ISO 8601 in local time with its UTC offset, to the second, or ``None``."""
+    return None if stamp is None else datetime.fromtimestamp(stamp).astimezone().isoformat(timespec="seconds")

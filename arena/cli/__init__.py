@@ -1,0 +1,11 @@
+"""The ``arena`` command line (the ``arena`` script runs :func:`main`).
+
+:mod:`arena.cli.main` holds the group and ``arena games``; each command group has a module
+of its own (play, tournament, results, db, kits, web), with the helpers they share in
+:mod:`arena.cli.common`, :mod:`arena.cli.hints`, :mod:`arena.cli.output` and
+:mod:`arena.cli.progress`.
+"""
+
+from arena.cli.main import main
+
+__all__ = ["main"]

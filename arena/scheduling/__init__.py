@@ -1,0 +1,1 @@
+"""Who plays whom: the tournaments' round robins and the live ladder's next duplicate set."""
