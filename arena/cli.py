@@ -293,6 +293,13 @@ def _register_tournament_commands() -> None:
     main.add_command(cli_tournament.db_group, "db")
 
 
+def _register_ladder_commands() -> None:
+    """``ladder run|add|pause|resume|remove|status`` live in :mod:`arena.cli_ladder`."""
+    from arena import cli_ladder
+
+    main.add_command(cli_ladder.ladder, "ladder")
+
+
 def _register_bot_author_commands() -> None:
     """Starter kits, the .proto files and the docs live in :mod:`arena.cli_kits`."""
     from arena import cli_kits
@@ -310,6 +317,7 @@ def _register_web_commands() -> None:
 
 
 _register_tournament_commands()
+_register_ladder_commands()
 _register_bot_author_commands()
 _register_web_commands()
 
