@@ -314,6 +314,10 @@ class Ladder:
         self.specs: dict[int, BotSpec] = {}
         self.active: list[store.EntrantRow] = []
         self.last_forfeit: dict[int, str] = {}
+        self.recent: dict[int, deque[bool]] = {}
+        """Per bot, whether it forfeited, over its last :data:`RECENT` played matches here (oldest first)."""
+        self.stored_at: deque[float] = deque()
+        """When each match stored in the last :data:`RATE_WINDOW_S` was stored."""
         self.waiting = ""
         """Why no set is scheduled (too few active entrants), or empty."""
         self.number = int(db.conn.execute("SELECT COALESCE(MAX(round) + 1, 0) FROM matches WHERE tournament_id = ?",
@@ -321,11 +325,12 @@ class Ladder:
         now = time.time()
         self.times: dict[int, list[float]] = {}
         seatings: dict[int, list[int]] = {}
-        for match_id, bot, finished, duration in db.conn.execute(
-                "SELECT m.id, s.bot_id, m.finished_at, m.duration_s FROM matches m JOIN match_seats s"
+        for match_id, bot, finished, duration, forfeited in db.conn.execute(
+                "SELECT m.id, s.bot_id, m.finished_at, m.duration_s, s.forfeited FROM matches m JOIN match_seats s"
                 " ON s.match_id = m.id WHERE m.tournament_id = ? AND m.status = 'done' ORDER BY m.id, s.seat",
                 (tournament.id,)):
             seatings.setdefault(match_id, []).append(bot)
+            self.recent.setdefault(bot, deque(maxlen=RECENT)).append(bool(forfeited))
             started = (finished or now) - (duration or 0.0)
             if started > now - policy.window:
                 self.times.setdefault(bot, []).append(started)
@@ -421,28 +426,37 @@ class Ladder:
         if not mine:
             return
         seated: set[int] = set()
+        now = time.time()
         for result in mine:
             bots = self.in_play.pop(result.match_id)
-            if result.match_id in stored:
+            if result.match_id in stored and result.record is not None:
                 seated.update(bots)
-                if result.record is not None:
-                    self._note_forfeits(bots, result.record)
+                self.stored_at.append(now)
+                self._note_forfeits(bots, result.record)
         self.update_ratings()
         active = {e.bot_id: e for e in self.active}
         for bot in sorted(seated & set(active)):
-            forfeited, played = store.recent_forfeits(self.db, self.t.id, bot, RECENT)
+            forfeited = sum(self.recent[bot])
             if 2 * forfeited > RECENT:
                 last = self.last_forfeit.get(bot, "")
-                self.pause(bot, active[bot].label, f"forfeited {forfeited} of its last {played} matches"
-                                                   + (f" (last: {last})" if last else ""))
-        if any(e.bot_id not in self.specs for e in self.active):
-            self.refresh()
+                self.pause(bot, active[bot].label, f"forfeited {forfeited} of its last {len(self.recent[bot])} "
+                                                   f"matches" + (f" (last: {last})" if last else ""))
 
     def _note_forfeits(self, bots: Sequence[int], record: MatchRecord) -> None:
+        """Add one stored match to its bots' recent outcomes; keep why a seat forfeited."""
+        for seat, bot in enumerate(bots):
+            self.recent.setdefault(bot, deque(maxlen=RECENT)).append(seat in record.forfeited)
         for seat in record.forfeited:
             faults = [f for f in record.faults if f.seat == seat]
             self.last_forfeit[bots[seat]] = (f"{faults[-1].kind.value}: {faults[-1].detail}" if faults
                                              else "forfeited")[:200]
+
+    def per_minute(self, since: float) -> float:
+        """Matches stored per minute over the last :data:`RATE_WINDOW_S` (or since ``since``)."""
+        now = time.time()
+        while self.stored_at and self.stored_at[0] < now - RATE_WINDOW_S:
+            self.stored_at.popleft()
+        return 60.0 * len(self.stored_at) / min(RATE_WINDOW_S, max(now - since, 1.0))
 
     def update_ratings(self) -> None:
         """Extend the ratings in id order up to the lowest match still in play."""
@@ -467,9 +481,7 @@ class LadderService:
         self.turn = 0
         self.stopping = False
         self.started = time.time()
-        self.stored_at: deque[float] = deque()
         self.refreshed = 0.0
-        self.running = 0
 
     def take(self, free: int) -> list[MatchJob]:
         jobs: list[MatchJob] = []
@@ -479,7 +491,6 @@ class LadderService:
             ladder = self.ladders[self.turn % len(self.ladders)]
             self.turn += 1
             jobs += ladder.take(free - len(jobs))
-        self.running += len(jobs)
         return jobs
 
     def exhausted(self) -> bool:
@@ -492,8 +503,6 @@ class LadderService:
 
     def after_poll(self, results: Sequence[JobResult], stored: Sequence[int]) -> None:
         now = time.time()
-        self.running -= len(results)
-        self.stored_at.extend(now for _ in stored)
         for ladder in self.ladders:
             ladder.results(results, set(stored))
         if now - self.refreshed >= REFRESH_S or results:
@@ -504,20 +513,11 @@ class LadderService:
             self.write_status(os.getpid())
 
     def write_status(self, pid: int | None) -> None:
-        now = time.time()
-        while self.stored_at and self.stored_at[0] < now - RATE_WINDOW_S:
-            self.stored_at.popleft()
-        span = min(RATE_WINDOW_S, max(now - self.started, 1.0))
         for ladder in self.ladders:
-            in_flight = sum(1 for m in ladder.in_play if m not in {j.match_id for j in ladder.queue})
-            store.write_status(self.db, ladder.t.id, pid=pid, started_at=self.started, in_flight=in_flight,
-                               per_minute=60.0 * len(self.stored_at) / span if len(self.ladders) == 1 else
-                               60.0 * self._stored_by(ladder) / span)
-
-    def _stored_by(self, ladder: Ladder) -> int:
-        since = time.time() - RATE_WINDOW_S
-        return int(self.db.conn.execute("SELECT COUNT(*) FROM matches WHERE tournament_id = ? AND status = 'done'"
-                                        " AND finished_at > ?", (ladder.t.id, since)).fetchone()[0])
+            queued = {job.match_id for job in ladder.queue}
+            store.write_status(self.db, ladder.t.id, pid=pid, started_at=self.started,
+                               in_flight=sum(1 for m in ladder.in_play if m not in queued),
+                               per_minute=ladder.per_minute(self.started))
 
 
 @dataclass

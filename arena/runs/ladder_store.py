@@ -174,13 +174,3 @@ def entrant_activity(db: Database, tid: int) -> dict[int, tuple[int, float | Non
     return {r[0]: (r[1], r[2]) for r in db.conn.execute(
         "SELECT s.bot_id, COUNT(DISTINCT m.id), MAX(m.finished_at) FROM matches m JOIN match_seats s"
         " ON s.match_id = m.id WHERE m.tournament_id = ? AND m.status = 'done' GROUP BY s.bot_id", (tid,))}
-
-
-def recent_forfeits(db: Database, tid: int, bot_id: int, last: int) -> tuple[int, int]:
-    """``(forfeited, played)`` over the bot's last ``last`` played matches of the ladder."""
-    rows = db.conn.execute(
-        "SELECT s.forfeited FROM match_seats s JOIN matches m ON m.id = s.match_id WHERE s.bot_id = ?"
-        " AND m.tournament_id = ? AND m.status = 'done' ORDER BY m.finished_at DESC, m.id DESC LIMIT ?",
-        (bot_id, tid, last)).fetchall()
-    seen: list[int] = [int(r[0] or 0) for r in rows]
-    return sum(1 for f in seen if f), len(seen)
