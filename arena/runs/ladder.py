@@ -16,8 +16,9 @@ that forfeited (crashed, failed to start, ran out of faults) in more than half o
 
 Stopping: the first Ctrl-C or SIGTERM stops dispatching; matches in play get ``stop_grace``
 seconds to finish and be stored, then are abandoned.  Matches not stored are deleted (never
-half-stored: a result is one transaction), and so are the pending rows a killed process left
-behind, on the next start.
+half-stored: a result is one transaction), those whose worker died meanwhile (a SIGTERM to
+the whole process group) too, and so are the pending rows a killed process left behind, on
+the next start.
 """
 
 from __future__ import annotations
@@ -309,6 +310,9 @@ class Ladder:
         self.say = say
         self.policy = policy
         self.queue: deque[MatchJob] = deque()
+        self.stopping = False
+        self.lost: list[int] = []
+        """Matches that failed after the stop began (their worker was killed with the ladder): dropped."""
         self.in_play: dict[int, tuple[int, ...]] = {}
         """Match id -> bot ids by seat, for every match appended and not yet back."""
         self.specs: dict[int, BotSpec] = {}
@@ -429,6 +433,8 @@ class Ladder:
         now = time.time()
         for result in mine:
             bots = self.in_play.pop(result.match_id)
+            if self.stopping and result.match_id not in stored:
+                self.lost.append(result.match_id)
             if result.match_id in stored and result.record is not None:
                 seated.update(bots)
                 self.stored_at.append(now)
@@ -463,7 +469,8 @@ class Ladder:
         update_ratings(self.db, self.t.game, self.t.variant, before_id=min(self.in_play, default=None))
 
     def drop_queue(self) -> None:
-        """Forget the matches not started (their rows are deleted)."""
+        """Stopping: forget the matches not started (their rows are deleted)."""
+        self.stopping = True
         ids = [job.match_id for job in self.queue]
         self.queue.clear()
         for match_id in ids:
@@ -571,6 +578,11 @@ def run_ladders(db: Database, config: ServiceConfig, make_executor: Callable[[],
         run.summary.elapsed_s = time.monotonic() - start
         for ladder in ladders:
             run.dropped_at_stop += store.drop_pending(db, ladder.t.id)
+            lost = store.drop_pending(db, ladder.t.id, ladder.lost, failed=True)
+            run.dropped_at_stop += lost
+            run.summary.failed -= lost
+            run.summary.errors = [e for e in run.summary.errors
+                                  if not any(e.startswith(f"match {m}:") for m in ladder.lost)]
             update_ratings(db, ladder.t.game, ladder.t.variant)
             db.set_tournament_status(ladder.t.id, "stopped")
         service.write_status(None)

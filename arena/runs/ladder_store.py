@@ -136,21 +136,27 @@ def append_matches(db: Database, tournament: TournamentRow, matches: list[Schedu
     return ids
 
 
-def drop_pending(db: Database, tid: int, match_ids: list[int] | None = None) -> int:
+def drop_pending(db: Database, tid: int, match_ids: list[int] | None = None, *, failed: bool = False) -> int:
     """Delete the ladder's pending matches (``match_ids`` only, if given): those dropped from
-    the queue, or left in play by a process that was killed.  Returns how many went."""
-    where = "tournament_id = ? AND status = 'pending'"
-    params: list[Any] = [tid]
+    the queue, or left in play by a process that was killed; with ``failed``, failed ones too
+    (matches whose worker was killed as the ladder stopped).  Returns how many went."""
+    statuses = ("pending", "failed") if failed else ("pending",)
+    where = f"tournament_id = ? AND status IN ({','.join('?' * len(statuses))})"
+    params: list[Any] = [tid, *statuses]
     if match_ids is not None:
         if not match_ids:
             return 0
         where += f" AND id IN ({','.join('?' * len(match_ids))})"
         params += match_ids
     with db.transaction():
+        counts = dict(db.conn.execute(f"SELECT status, COUNT(*) FROM matches WHERE {where} GROUP BY status",
+                                      params).fetchall())
         ids = f"SELECT id FROM matches WHERE {where}"
+        db.conn.execute(f"DELETE FROM rating_history WHERE match_id IN ({ids})", params)
         db.conn.execute(f"DELETE FROM match_seats WHERE match_id IN ({ids})", params)
         deleted = db.conn.execute(f"DELETE FROM matches WHERE {where}", params).rowcount
-        db.conn.execute("UPDATE tournament_stats SET pending = pending - ? WHERE tournament_id = ?", (deleted, tid))
+        db.conn.execute("UPDATE tournament_stats SET pending = pending - ?, failed = failed - ? WHERE tournament_id = ?",
+                        (counts.get("pending", 0), counts.get("failed", 0), tid))
     return int(deleted)
 
 

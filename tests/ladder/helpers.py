@@ -28,9 +28,11 @@ def write_config(folder: Path, bots: Sequence[Path | str], *, extra: str = "", l
     return config
 
 
-def start(config: Path) -> subprocess.Popen[str]:
+def start(config: Path, *, session: bool = False) -> subprocess.Popen[str]:
+    """``arena ladder run`` (in a process group of its own with ``session``, to signal it whole)."""
     return subprocess.Popen([sys.executable, "-m", "arena.cli", "ladder", "run", "--config", str(config)],
-                            cwd=config.parent, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            cwd=config.parent, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=session)
 
 
 def cli(*args: str) -> Result:

@@ -154,3 +154,20 @@ def test_ctrl_c_with_matches_in_flight_ends_within_seconds_and_drops_them(tmp_pa
     assert "stopping: waiting up to 1 s for" in out and "dropped" in out
     assert query(db, "SELECT COUNT(*) FROM matches WHERE status = 'done'") == [(0,)]
     assert_whole(db)
+
+
+def test_sigterm_to_the_whole_process_group_drops_the_matches_its_workers_were_playing(tmp_path: Path) -> None:
+    """A service manager stops the ladder and its workers at once: the workers' matches end
+    without a result, and are dropped like abandoned ones, not left as failures."""
+    bots = [write_bot(tmp_path / "bots" / name, name) for name in ("ant", "bee")]
+    db = tmp_path / "ladder.db"
+    process = start(write_config(tmp_path, bots), session=True)
+    wait_until(lambda: done(db) >= 4 and query(db, "SELECT in_flight > 0 FROM ladder_status") == [(1,)], process,
+               "matches stored and in flight")
+    sent = time.monotonic()
+    os.killpg(process.pid, signal.SIGTERM)
+    out, err = process.communicate(timeout=60)
+    assert process.returncode == 0 and time.monotonic() - sent < 15 and "Traceback" not in err, (out, err)
+    assert ", 0 failed," in out
+    assert_whole(db)
+    assert query(db, "SELECT COUNT(*) FROM matches WHERE status = 'failed'") == [(0,)]
