@@ -171,3 +171,15 @@ def test_sigterm_to_the_whole_process_group_drops_the_matches_its_workers_were_p
     assert ", 0 failed," in out
     assert_whole(db)
     assert query(db, "SELECT COUNT(*) FROM matches WHERE status = 'failed'") == [(0,)]
+
+
+def test_a_ladder_plays_on_a_local_dask_cluster(tmp_path: Path) -> None:
+    bots = [write_bot(tmp_path / "bots" / name, name) for name in ("ant", "bee")]
+    db = tmp_path / "ladder.db"
+    process = start(write_config(tmp_path, bots, extra='executor = "dask"'))
+    try:
+        wait_until(lambda: done(db) >= 4, process, "4 matches on the cluster", 120)
+    finally:
+        out, err, _ = stop(process, within=30)
+    assert "matches run on a local Dask cluster: 2 worker(s)" in out
+    assert_whole(db)
