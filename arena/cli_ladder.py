@@ -192,13 +192,15 @@ def status_command(ladder_name: str | None, fmt: str, db_path: Path) -> None:
                 "matches_per_minute": round(status.per_minute, 2) if running and status else 0.0,
                 "in_flight": status.in_flight if running and status else 0,
                 "heartbeat_age_s": round(time.time() - status.heartbeat, 1) if running and status and
-                status.heartbeat else None, "matches_done": counts["done"], "matches_failed": counts["failed"]}
+                status.heartbeat else None, "note": status.note if running and status else "",
+                "matches_done": counts["done"], "matches_failed": counts["failed"]}
         if fmt == "json":
             click.echo(json.dumps({**head, "entrants": rows}, indent=1))
             return
         if fmt == "table":
             state = (f"running in process {head['pid']}: {head['matches_per_minute']:.1f} matches/min, "
-                     f"{head['in_flight']} in flight" if running else "not running")
+                     f"{head['in_flight']} in flight" + (f" ({head['note']})" if head["note"] else "")
+                     if running else "not running")
             console.print(f"ladder {clean(t.name)} (id {t.id}, {t.game} {t.variant}): {state}; "
                           f"{counts['done']} matches played, {counts['failed']} failed")
         emit(STATUS_COLUMNS, rows, fmt, empty="no entrants yet: `arena ladder add BOT`")

@@ -27,7 +27,7 @@ Schema (version :data:`SCHEMA_VERSION`)::
     rating_state(game, variant, last_match_id, rated_count)
     game_stats, bot_stats, pair_stats, tournament_stats    running totals (:mod:`arena.league_stats`)
     ladder_entrants(tournament_id, bot_id, state, reason, joined_at, active_since, changed_at)
-    ladder_status(tournament_id, pid, started_at, heartbeat, in_flight, per_minute)
+    ladder_status(tournament_id, pid, started_at, heartbeat, in_flight, per_minute, note)
     indexes: matches by (game, variant, status, id) and (tournament_id, status, id), seats by bot,
     rating history by (bot, match)
 
@@ -188,7 +188,8 @@ CREATE TABLE IF NOT EXISTS ladder_status (
     started_at REAL,
     heartbeat REAL,
     in_flight INTEGER NOT NULL DEFAULT 0,
-    per_minute REAL NOT NULL DEFAULT 0
+    per_minute REAL NOT NULL DEFAULT 0,
+    note TEXT NOT NULL DEFAULT ''
 );
 """
 """A ladder is a tournament row (``options.kind == "ladder"``) whose matches are appended as it

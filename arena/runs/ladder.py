@@ -524,7 +524,7 @@ class LadderService:
             queued = {job.match_id for job in ladder.queue}
             store.write_status(self.db, ladder.t.id, pid=pid, started_at=self.started,
                                in_flight=sum(1 for m in ladder.in_play if m not in queued),
-                               per_minute=ladder.per_minute(self.started))
+                               per_minute=ladder.per_minute(self.started), note=ladder.waiting)
 
 
 @dataclass

@@ -43,6 +43,8 @@ class StatusRow:
     heartbeat: float | None
     in_flight: int
     per_minute: float
+    note: str
+    """Why it plays nothing, if it does not (too few active entrants), else empty."""
 
 
 def is_ladder(tournament: TournamentRow) -> bool:
@@ -161,18 +163,18 @@ def drop_pending(db: Database, tid: int, match_ids: list[int] | None = None, *, 
 
 
 def write_status(db: Database, tid: int, *, pid: int | None, started_at: float | None, in_flight: int,
-                 per_minute: float) -> None:
+                 per_minute: float, note: str = "") -> None:
     """The running process's heartbeat (``pid`` ``None``: it stopped)."""
     with db.transaction():
         db.conn.execute("INSERT OR REPLACE INTO ladder_status (tournament_id, pid, started_at, heartbeat, in_flight,"
-                        " per_minute) VALUES (?, ?, ?, ?, ?, ?)",
-                        (tid, pid, started_at, time.time(), in_flight, per_minute))
+                        " per_minute, note) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                        (tid, pid, started_at, time.time(), in_flight, per_minute, note))
 
 
 def status(db: Database, tid: int) -> StatusRow | None:
-    row = db.conn.execute("SELECT pid, started_at, heartbeat, in_flight, per_minute FROM ladder_status"
+    row = db.conn.execute("SELECT pid, started_at, heartbeat, in_flight, per_minute, note FROM ladder_status"
                           " WHERE tournament_id = ?", (tid,)).fetchone()
-    return None if row is None else StatusRow(row[0], row[1], row[2], row[3], row[4])
+    return None if row is None else StatusRow(row[0], row[1], row[2], row[3], row[4], row[5])
 
 
 def entrant_activity(db: Database, tid: int) -> dict[int, tuple[int, float | None]]:

@@ -43,10 +43,14 @@ def status_json(db: Path) -> dict:
 
 def test_entrants_added_paused_resumed_and_removed_while_it_runs(tmp_path: Path) -> None:
     bots = [write_bot(tmp_path / "bots" / name, name) for name in ("ant", "bee", "cat")]
-    config = write_config(tmp_path, bots[:2])
+    config = write_config(tmp_path, bots[:1])
     db = tmp_path / "ladder.db"
     process = start(config)
     try:
+        wait_until(lambda: query(db, "SELECT note FROM ladder_status") == [
+            ("waiting for entrants: 1 active, a table needs 2",)], process, "a ladder of one waits")
+        assert "(waiting for entrants: 1 active" in cli("ladder", "status", "--db", str(db)).output
+        assert cli("ladder", "add", str(bots[1]), "--db", str(db)).exit_code == 0
         wait_until(lambda: done(db) >= 4, process, "4 matches of ant and bee")
         status = status_json(db)
         assert status["running"] and status["pid"] == process.pid and status["in_flight"] >= 0
