@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from pathlib import Path
 
@@ -159,3 +160,26 @@ def test_service_config_defaults_are_documented() -> None:
     for line in (f"workers = {defaults.workers}", f"stop_grace = {defaults.stop_grace:g}",
                  f'executor = "{defaults.executor}"', "keep_alive = true", "pin_cpus = true"):
         assert line in text, line
+
+
+def test_the_web_app_and_the_match_list_read_a_ladder_as_a_tournament(tmp_path: Path) -> None:
+    from starlette.testclient import TestClient
+
+    from arena.storage import ScheduledMatch
+    from arena.web.app import create_app
+
+    db, tid = _ladder_db(tmp_path)
+    ant, bee = (e.bot_id for e in ladder_store.entrants(db, tid))
+    ids = ladder_store.append_matches(db, db.tournament(tid), [ScheduledMatch((ant, bee), 7, 0, 0, 0),
+                                                               ScheduledMatch((bee, ant), 7, 0, 0, 1)])
+    db.store_results([(i, record(i, [0, 1])) for i in ids])
+    update_ratings(db, "yahtzee", "yahtzee")
+    db.close()
+    with TestClient(create_app(tmp_path / "ladder.db")) as client:
+        api = client.get(f"/api/tournaments/{tid}").json()
+        assert api["name"] == "dice" and api["format"] == "ladder" and api["progress"]["done"] == 2
+        assert sorted(m["id"] for m in api["latest"]) == ids
+        page = client.get(f"/tournaments/{tid}")
+        assert page.status_code == 200 and "ant" in page.text and "bee" in page.text
+    listed = cli("matches", "--tournament", str(tid), "--format", "json", "--db", str(tmp_path / "ladder.db"))
+    assert sorted(m["id"] for m in json.loads(listed.output)["matches"]) == ids
