@@ -251,7 +251,10 @@ def enter_bots(db: Database, ladder: TournamentRow, texts: Sequence[str]) -> lis
     :raises TournamentError: for an argument that names no bot, or one that does not play the game.
     :raises StorageError: for a bot registered before with other files.
     """
-    specs, _ = expand_bots(texts, ladder.game)
+    return _enter(db, ladder, expand_bots(texts, ladder.game)[0])
+
+
+def _enter(db: Database, ladder: TournamentRow, specs: Sequence[BotSpec]) -> list[tuple[str, str]]:
     done = []
     for spec in specs:
         row = register(db, spec)
@@ -279,6 +282,7 @@ def open_ladder(db: Database, spec: LadderSpec, config: ServiceConfig) -> tuple[
             db.conn.execute("UPDATE tournaments SET options = ?, time_control = ?, table_size = ? WHERE id = ?",
                             (_json(merged), _json(tc), spec.seats[1], ladder.id))
         return db.tournament(ladder.id), False
+    bots, _ = expand_bots(spec.bots, spec.game)  # a bad bot is an error before the ladder is created
     cls = game_class(spec.game)
     kind = "teams" if cls.teams else "two_seat" if cls.max_players == 2 else "free_for_all"
     tid = db.create_tournament(name=spec.name, game=spec.game, variant=spec.variant,
@@ -286,8 +290,7 @@ def open_ladder(db: Database, spec: LadderSpec, config: ServiceConfig) -> tuple[
                                                  settings=spec.settings).settings),
                                format=kind, table_size=spec.seats[1], rounds=0, duplicate=True, seed=spec.seed,
                                time_control=tc, options={**options, "addresses": {}}, bot_ids=[], matches=[])
-    ladder = db.tournament(tid)
-    enter_bots(db, ladder, spec.bots)
+    _enter(db, db.tournament(tid), bots)
     return db.tournament(tid), True
 
 

@@ -183,3 +183,11 @@ def test_the_web_app_and_the_match_list_read_a_ladder_as_a_tournament(tmp_path: 
         assert page.status_code == 200 and "ant" in page.text and "bee" in page.text
     listed = cli("matches", "--tournament", str(tid), "--format", "json", "--db", str(tmp_path / "ladder.db"))
     assert sorted(m["id"] for m in json.loads(listed.output)["matches"]) == ids
+
+
+def test_a_bad_bot_in_the_config_creates_no_ladder(tmp_path: Path) -> None:
+    config = write_config(tmp_path, [str(tmp_path / "nowhere")])
+    result = cli("ladder", "run", "--config", str(config))
+    assert result.exit_code == 1 and result.output.startswith("Error: ") and "nowhere" in result.output
+    with Database(tmp_path / "ladder.db") as db:
+        assert ladder_store.ladders(db) == []
