@@ -321,8 +321,8 @@ class Ladder:
         self.specs: dict[int, BotSpec] = {}
         self.active: list[store.EntrantRow] = []
         self.last_forfeit: dict[int, str] = {}
-        self.recent: dict[int, deque[bool]] = {}
-        """Per bot, whether it forfeited, over its last :data:`RECENT` played matches here (oldest first)."""
+        self.recent: dict[int, deque[tuple[float, bool]]] = {}
+        """Per bot, when each of its last :data:`RECENT` matches here finished and whether it forfeited."""
         self.stored_at: deque[float] = deque()
         """When each match stored in the last :data:`RATE_WINDOW_S` was stored."""
         self.waiting = ""
@@ -337,7 +337,7 @@ class Ladder:
                 " ON s.match_id = m.id WHERE m.tournament_id = ? AND m.status = 'done' ORDER BY m.id, s.seat",
                 (tournament.id,)):
             seatings.setdefault(match_id, []).append(bot)
-            self.recent.setdefault(bot, deque(maxlen=RECENT)).append(bool(forfeited))
+            self.recent.setdefault(bot, deque(maxlen=RECENT)).append((finished or now, bool(forfeited)))
             started = (finished or now) - (duration or 0.0)
             if started > now - policy.window:
                 self.times.setdefault(bot, []).append(started)
@@ -445,16 +445,16 @@ class Ladder:
         self.update_ratings()
         active = {e.bot_id: e for e in self.active}
         for bot in sorted(seated & set(active)):
-            forfeited = sum(self.recent[bot])
-            if 2 * forfeited > RECENT:
+            since = [lost for finished, lost in self.recent[bot] if finished >= active[bot].active_since]
+            if 2 * sum(since) > RECENT:  # counted since it was last resumed: a fixed bot starts afresh
                 last = self.last_forfeit.get(bot, "")
-                self.pause(bot, active[bot].label, f"forfeited {forfeited} of its last {len(self.recent[bot])} "
+                self.pause(bot, active[bot].label, f"forfeited {sum(since)} of its last {len(since)} "
                                                    f"matches" + (f" (last: {last})" if last else ""))
 
     def _note_forfeits(self, bots: Sequence[int], record: MatchRecord) -> None:
         """Add one stored match to its bots' recent outcomes; keep why a seat forfeited."""
         for seat, bot in enumerate(bots):
-            self.recent.setdefault(bot, deque(maxlen=RECENT)).append(seat in record.forfeited)
+            self.recent.setdefault(bot, deque(maxlen=RECENT)).append((time.time(), seat in record.forfeited))
         for seat in record.forfeited:
             faults = [f for f in record.faults if f.seat == seat]
             self.last_forfeit[bots[seat]] = (f"{faults[-1].kind.value}: {faults[-1].detail}" if faults

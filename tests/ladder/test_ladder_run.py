@@ -137,6 +137,11 @@ def test_an_entrant_that_starts_crashing_is_paused_with_the_reason(tmp_path: Pat
         wait_until(lambda: played_by(db, "ant", mark) >= 4, process, "the others play on")
         assert played_by(db, "hostile-crash", mark) == 0
         assert all(e["state"] == "active" for e in status_json(db)["entrants"][:2])
+
+        assert cli("ladder", "resume", "hostile-crash", "--db", str(db)).exit_code == 0  # "fixed": it starts afresh
+        wait_until(lambda: played_by(db, "hostile-crash", mark) >= 3, process, "crash seated again")
+        state = query(db, "SELECT state FROM ladder_entrants WHERE bot_id = 3")[0][0]
+        assert state == "active" or played_by(db, "hostile-crash", mark) >= 11  # not paused by its old forfeits
     finally:
         out, err, _ = stop(process)
     assert "paused hostile-crash@1.0: forfeited" in out
