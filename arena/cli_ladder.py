@@ -167,7 +167,7 @@ def status_command(ladder_name: str | None, fmt: str, db_path: Path) -> None:
     import json
 
     from arena.runs import ladder_store
-    from arena.tournament import _runner_alive
+    from arena.tournament import runner_alive
 
     with open_db(db_path, readonly=True) as db:
         try:
@@ -175,7 +175,7 @@ def status_command(ladder_name: str | None, fmt: str, db_path: Path) -> None:
         except _expected() as error:
             raise click.ClickException(str(error)) from None
         status = ladder_store.status(db, t.id)
-        running = status is not None and status.pid is not None and _runner_alive(status.pid)
+        running = status is not None and status.pid is not None and runner_alive(status.pid)
         activity = ladder_store.entrant_activity(db, t.id)
         ratings = {r[0]: (r[1], r[2]) for r in db.conn.execute(
             "SELECT bot_id, mu, sigma FROM ratings WHERE game = ? AND variant = ?", (t.game, t.variant))}

@@ -49,7 +49,7 @@ from referee.sandbox import SandboxConfig
 __all__ = ["BotKeeper", "Executor", "JobResult", "LocalExecutor", "MatchJob", "NoProgress", "Progress", "RichProgress",
            "RunSummary", "TournamentError", "TournamentPlan", "TournamentSpec", "abandon_tournament",
            "check_not_running", "create_tournament", "delete_tournament", "entrant_specs", "expand_bots",
-           "plan_tournament", "play_job", "register", "run_tournament", "spec_from_row"]
+           "plan_tournament", "play_job", "register", "run_tournament", "runner_alive", "spec_from_row"]
 """Executors and the progress display live in their own modules; their names stay importable here."""
 
 DICE_GAMES = frozenset({"yahtzee"})
@@ -234,7 +234,7 @@ def create_tournament(db: Database, spec: TournamentSpec | TournamentPlan) -> in
 
 
 # --- running ---------------------------------------------------------------------------------------------
-def _runner_alive(pid: int | None) -> bool:
+def runner_alive(pid: int | None) -> bool:
     """Whether another arena process still runs this tournament."""
     if pid is None or pid == os.getpid():
         return False
@@ -253,7 +253,7 @@ def _runner_alive(pid: int | None) -> bool:
 
 def check_not_running(tournament: TournamentRow) -> None:
     """:raises TournamentError: if a live arena process is running ``tournament``."""
-    if _runner_alive(tournament.runner_pid):
+    if runner_alive(tournament.runner_pid):
         raise TournamentError(f"tournament {tournament.id} is being run by process {tournament.runner_pid}")
 
 

@@ -42,7 +42,7 @@ from arena.runs import ladder_store as store
 from arena.runs.loop import RunSummary, run_loop
 from arena.scheduler import SEED_LIMIT, ScheduleError, format_for
 from arena.storage import Database, ScheduledMatch, TournamentRow
-from arena.tournament import TournamentError, _runner_alive, expand_bots, register, spec_from_row
+from arena.tournament import TournamentError, runner_alive, expand_bots, register, spec_from_row
 from referee.bots import BotSpec
 from referee.games import game_class
 from referee.games.base import SettingsError
@@ -553,7 +553,7 @@ def run_ladders(db: Database, config: ServiceConfig, make_executor: Callable[[],
     rows = []
     for spec in config.ladders:
         tournament, created = open_ladder(db, spec, config)
-        if _runner_alive(tournament.runner_pid):
+        if runner_alive(tournament.runner_pid):
             raise LadderError(f"ladder {spec.name!r} is being run by process {tournament.runner_pid}")
         rows.append((tournament, created))
     dropped = {}
