@@ -192,3 +192,19 @@ def test_a_ladder_plays_on_a_local_dask_cluster(tmp_path: Path) -> None:
         out, err, _ = stop(process, within=30)
     assert "matches run on a local Dask cluster: 2 worker(s)" in out
     assert_whole(db)
+
+
+def test_one_process_runs_several_ladders(tmp_path: Path) -> None:
+    bots = [write_bot(tmp_path / "bots" / name, name) for name in ("ant", "bee")]
+    second = f'[[ladder]]\nname = "cards"\ngame = "gin_rummy"\nbots = ["{bots[0]}", "{bots[1]}"]\n'
+    db = tmp_path / "ladder.db"
+    process = start(write_config(tmp_path, bots, ladder=second))
+    try:
+        wait_until(lambda: query(db, "SELECT COUNT(DISTINCT game) FROM matches WHERE status = 'done'") == [(2,)],
+                   process, "both ladders played")
+        assert "say which with --ladder ('dice', 'cards')" in cli("ladder", "status", "--db", str(db)).output
+        cards = json.loads(cli("ladder", "status", "--ladder", "cards", "--format", "json", "--db", str(db)).output)
+        assert cards["running"] and cards["game"] == "gin_rummy" and cards["matches_done"] >= 1
+    finally:
+        stop(process)
+    assert_whole(db)
