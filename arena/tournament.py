@@ -311,9 +311,9 @@ def run_tournament(db: Database, tid: int, *, workers: int = 1, keep_alive: bool
     sandbox = requested.resolved()
     hashes = {row.id: row.files_hash for row in entrants}
     jobs = [MatchJob(m.id, MatchConfig(game=m.game, variant=m.variant, settings=m.settings, seed=m.seed,
-                                            match_id=str(m.id), time_control=tc, sandbox=sandbox),
-                          tuple(specs[b] for b in m.bot_ids), tuple(hashes[b] for b in m.bot_ids), m.attempts + 1,
-                          requested)
+                                       match_id=str(m.id), time_control=tc, sandbox=sandbox),
+                     tuple(specs[b] for b in m.bot_ids), tuple(hashes[b] for b in m.bot_ids), m.attempts + 1,
+                     requested)
             for m in todo]
     start = time.monotonic()
     status = "incomplete"  # what an unexpected error leaves: resumable, never stuck "running"
