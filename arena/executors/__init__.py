@@ -1,6 +1,6 @@
 """Where matches run: the :class:`Executor` interface, the jobs it plays and what it returns.
 
-The run loop (:func:`arena.runs.tournament.run_tournament`) hands each :class:`MatchJob` to an
+The run loop (:func:`arena.runs.loop.run_loop`, for tournaments and ladders) hands each :class:`MatchJob` to an
 executor and commits each :class:`JobResult` itself; executors never touch the database.
 Every executor plays a job the same way, with :func:`play_job` and a
 :class:`~arena.executors.keeper.BotKeeper` of its own.  Implementations:

@@ -256,7 +256,7 @@ def connect(address: str, *, keep_alive: bool = False) -> DaskExecutor:
 
 def executor_factory(scheduler: str | None,
                      announce: Callable[[str], None] | None = None) -> Callable[[int, bool], DaskExecutor]:
-    """What :func:`arena.runs.tournament.run_tournament` calls to get its executor: a new local
+    """What a run (:func:`arena.runs.tournament.run_tournament`, a ladder) calls to get its executor: a new local
     cluster of as many workers as asked, or the cluster at ``scheduler`` as it is."""
 
     def factory(workers: int, keep_alive: bool) -> DaskExecutor:

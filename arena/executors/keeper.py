@@ -14,6 +14,9 @@ from referee.result import MatchRecord
 from referee.sandbox import SandboxConfig
 
 _EARLY_THREADS = 8
+MAX_ALIVE = 16
+"""Bots one worker keeps alive at most; beyond it the least recently used is stopped (a ladder
+of many entrants must not leave a process of each in every worker)."""
 
 
 class BotKeeper:
@@ -28,11 +31,14 @@ class BotKeeper:
     them, so no match plays there), and each moves to ``cpu`` alone once it is ready.
     """
 
-    def __init__(self, keep_alive: bool, cpu: int | None = None, start_cpus: set[int] | None = None) -> None:
+    def __init__(self, keep_alive: bool, cpu: int | None = None, start_cpus: set[int] | None = None,
+                 max_alive: int = MAX_ALIVE) -> None:
         self.keep_alive = keep_alive
+        self.max_alive = max_alive
         self.cpu = cpu
         self.start_cpus = start_cpus
         self.alive: dict[BotSpec, BotConnection] = {}
+        """Kept bots, least recently used first."""
         self.open: list[BotConnection] = []
         self._early: dict[BotSpec, list[Future[BotConnection]]] = {}
         self._early_lock = threading.Lock()
@@ -170,6 +176,9 @@ class BotKeeper:
             if self.keep_alive:
                 self.alive[bots[seat]] = item
             ready[seat] = item
+        idle = [spec for spec in self.alive if spec not in bots]
+        for spec in idle[:max(0, len(self.alive) - self.max_alive)]:
+            self._close(self.alive[spec])
         return ready
 
     def _close(self, connection: BotConnection) -> None:

@@ -358,12 +358,14 @@ def _stored_start(db: Database, game: str, variant: str, recompute: bool) -> Rat
     return plan
 
 
-def _rate_after(db: Database, game: str, variant: str, plan: RatingPlan) -> Iterator[RatingUpdate]:
-    """Rate the played matches after ``plan.after`` in id order, one cursor, updating ``plan``;
-    yields the update of each rated match."""
+def _rate_after(db: Database, game: str, variant: str, plan: RatingPlan,
+                before_id: int | None = None) -> Iterator[RatingUpdate]:
+    """Rate the played matches after ``plan.after`` (and below ``before_id``) in id order, one
+    cursor, updating ``plan``; yields the update of each rated match."""
     env = environment()
     teams = game_teams(game)
-    for match_id, bot_ids, _, ranking, _ in league_stats.played(db.conn, game, variant, after_id=plan.after):
+    for match_id, bot_ids, _, ranking, _ in league_stats.played(db.conn, game, variant, after_id=plan.after,
+                                                                 before_id=before_id):
         plan.considered += 1
         plan.last_id = match_id
         new = apply_match(env, plan.final, bot_ids, ranking, teams)
@@ -393,11 +395,16 @@ _HISTORY_CHUNK = 10_000
 """Rating-history rows written at once while rating: memory stays flat however long the league."""
 
 
-def update_ratings(db: Database, game: str, variant: str, *, recompute: bool = False) -> int:
+def update_ratings(db: Database, game: str, variant: str, *, recompute: bool = False,
+                   before_id: int | None = None) -> int:
     """Bring the stored table of ``game``/``variant`` up to date; returns how many matches were rated.
 
     See :func:`plan_ratings` for when it extends the table and when it starts over.  One
     transaction: the table, its history and its state change together or not at all.
+
+    ``before_id`` rates only the matches below it: a ladder passes its lowest match still in
+    play, so that a match finishing after a later one never forces a recompute (the table
+    then always extends in id order, and equals a full recompute).
     """
     insert = "INSERT OR REPLACE INTO rating_history (match_id, bot_id, mu, sigma) VALUES (?, ?, ?, ?)"
     with db.transaction():
@@ -407,7 +414,7 @@ def update_ratings(db: Database, game: str, variant: str, *, recompute: bool = F
             db.conn.execute("DELETE FROM rating_history WHERE match_id IN (SELECT id FROM matches WHERE game = ?"
                             " AND variant = ?)", (game, variant))
         rows: list[tuple[int, int, float, float]] = []
-        for update in _rate_after(db, game, variant, plan):
+        for update in _rate_after(db, game, variant, plan, before_id):
             rows.extend((update.match_id, bot, r.mu, r.sigma) for bot, r in update.ratings.items())
             if len(rows) >= _HISTORY_CHUNK:
                 db.conn.executemany(insert, rows)

@@ -138,16 +138,17 @@ class Totals:
 
 
 def played(conn: sqlite3.Connection, game: str, variant: str, *,
-           after_id: int = 0) -> Iterable[tuple[int, list[int], list[float], list[int], list[int]]]:
-    """The played matches of a game with ``id > after_id``, in id order: ``(id, bots, scores, ranks,
-    faults)`` by seat.
+           after_id: int = 0, before_id: int | None = None) \
+        -> Iterable[tuple[int, list[int], list[float], list[int], list[int]]]:
+    """The played matches of a game with ``after_id < id < before_id``, in id order: ``(id, bots,
+    scores, ranks, faults)`` by seat.
 
     One pass over a cursor: memory does not grow with the league.
     """
     rows = conn.execute(
         "SELECT s.match_id, s.bot_id, s.score, s.rank, s.faults FROM matches m JOIN match_seats s"
         " ON s.match_id = m.id WHERE m.game = ? AND m.variant = ? AND m.status = 'done' AND m.id > ?"
-        " ORDER BY m.id, s.seat", (game, variant, after_id))
+        " AND m.id < ? ORDER BY m.id, s.seat", (game, variant, after_id, 2**63 - 1 if before_id is None else before_id))
     for match_id, seats in itertools.groupby(rows, key=lambda row: row[0]):
         seat_rows = list(seats)
         yield (match_id, [r[1] for r in seat_rows], [r[2] for r in seat_rows], [r[3] for r in seat_rows],

@@ -26,6 +26,8 @@ Schema (version :data:`SCHEMA_VERSION`)::
     rating_history(match_id, bot_id, mu, sigma)        the rating after each match
     rating_state(game, variant, last_match_id, rated_count)
     game_stats, bot_stats, pair_stats, tournament_stats    running totals (:mod:`arena.league.stats`)
+    ladder_entrants(tournament_id, bot_id, state, reason, joined_at, active_since, changed_at)
+    ladder_status(tournament_id, pid, started_at, heartbeat, in_flight, per_minute, note)
     indexes: matches by (game, variant, status, id) and (tournament_id, status, id), seats by bot,
     rating history by (bot, match)
 
@@ -60,9 +62,10 @@ from typing import Any
 from arena.league import stats as league_stats
 from referee.result import MatchRecord, MoveStatus
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 5
 """1: records as JSON text; 2: records compact (:func:`encode_record`); 3: running totals
-(:mod:`arena.league.stats`) and rating history by bot.  Older files are migrated on open."""
+(:mod:`arena.league.stats`) and rating history by bot; 5: ladder entrants and status
+(:data:`LADDER_SCHEMA`).  Older files are migrated on open."""
 DEFAULT_DB = "arena.db"
 
 _SCHEMA = """
@@ -166,6 +169,32 @@ CREATE TABLE rating_state (
     PRIMARY KEY (game, variant)
 );
 """
+
+
+LADDER_SCHEMA = """
+CREATE TABLE IF NOT EXISTS ladder_entrants (
+    tournament_id INTEGER NOT NULL REFERENCES tournaments(id),
+    bot_id INTEGER NOT NULL REFERENCES bots(id),
+    state TEXT NOT NULL CHECK (state IN ('active', 'paused', 'removed')),
+    reason TEXT NOT NULL DEFAULT '',
+    joined_at REAL NOT NULL,
+    active_since REAL NOT NULL,
+    changed_at REAL NOT NULL,
+    PRIMARY KEY (tournament_id, bot_id)
+);
+CREATE TABLE IF NOT EXISTS ladder_status (
+    tournament_id INTEGER PRIMARY KEY REFERENCES tournaments(id),
+    pid INTEGER,
+    started_at REAL,
+    heartbeat REAL,
+    in_flight INTEGER NOT NULL DEFAULT 0,
+    per_minute REAL NOT NULL DEFAULT 0,
+    note TEXT NOT NULL DEFAULT ''
+);
+"""
+"""A ladder is a tournament row (``options.kind == "ladder"``) whose matches are appended as it
+plays; these tables hold its entrants' states, written by ``arena ladder add|pause|...``, and
+the status its running process refreshes (:mod:`arena.runs.ladder_store`)."""
 
 
 class StorageError(Exception):
@@ -335,7 +364,7 @@ class Database:
             if not create:
                 raise StorageError(f"no arena database at {self.path}")
             with self.transaction():
-                _execute_script(self.conn, _SCHEMA + league_stats.SCHEMA)
+                _execute_script(self.conn, _SCHEMA + league_stats.SCHEMA + LADDER_SCHEMA)
                 self.conn.execute("INSERT INTO schema_version (version) VALUES (?)", (SCHEMA_VERSION,))
             self.has_stats = True
             return
@@ -364,6 +393,8 @@ class Database:
             if version < 3:  # running totals, computed once from the stored matches
                 _execute_script(self.conn, league_stats.SCHEMA)
                 league_stats.rebuild_all(self.conn)
+            if version < 5:  # ladders: entrants and the running process's status
+                _execute_script(self.conn, LADDER_SCHEMA)
             self.conn.execute("UPDATE schema_version SET version = ?", (SCHEMA_VERSION,))
 
     def schema_version(self) -> int | None:

@@ -9,8 +9,8 @@ Matches are played by an executor (:mod:`arena.executors`): worker processes on 
 machine (:mod:`arena.executors.local`) or a Dask cluster (:mod:`arena.executors.dask`).
 Executors never touch the database: they return each
 :class:`~referee.result.MatchRecord`, and this process, the single writer, commits it in one
-transaction, at most once per match.  The run loop below reads the same whichever executor
-plays.
+transaction, at most once per match.  The run loop (:mod:`arena.runs.loop`, shared with the
+ladder) reads the same whichever executor plays.
 
 ``Ctrl-C`` (or SIGTERM) stops dispatching and lets the running matches finish and be stored;
 a second ``Ctrl-C`` abandons them (their bots are stopped; they stay pending).
@@ -26,33 +26,31 @@ from __future__ import annotations
 
 import dataclasses
 import os
-import signal
-import threading
 import time
-from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from arena.cli.progress import NoProgress, Progress, RichProgress
+from arena.cli.progress import NoProgress, Progress, RichProgress
 from arena.executors import Executor, JobResult, MatchJob, play_job
 from arena.executors.keeper import BotKeeper
 from arena.executors.local import LocalExecutor
 from arena.league.ratings import update_ratings
-from arena.league.storage import BotRow, Database, ScheduledMatch, StorageError, TournamentRow
+from arena.league.storage import BotRow, Database, ScheduledMatch, TournamentRow
+from arena.runs.loop import QueueSource, RunSummary, run_loop, store_batch
 from arena.scheduling.round_robin import Format, Pairing, ScheduleError, format_for, schedule
 from referee.bots import MANIFEST_NAME, BotSpec, BotSpecError, bot_files_hash, resolve_bot
 from referee.games import game_class
 from referee.games.base import Game, SettingsError
 from referee.match import MatchConfig, TimeControl
-from referee.result import StartupForfeitError, require_no_startup_forfeits
 from referee.sandbox import SandboxConfig
 
 __all__ = ["BotKeeper", "Executor", "JobResult", "LocalExecutor", "MatchJob", "NoProgress", "Progress", "RichProgress",
            "RunSummary", "TournamentError", "TournamentPlan", "TournamentSpec", "abandon_tournament",
            "check_not_running", "create_tournament", "delete_tournament", "entrant_specs", "expand_bots",
-           "plan_tournament", "play_job", "register", "run_tournament", "spec_from_row"]
+           "plan_tournament", "play_job", "register", "run_tournament", "runner_alive", "spec_from_row"]
 """Executors and the progress display live in their own modules; their names stay importable here."""
 
 DICE_GAMES = frozenset({"yahtzee"})
@@ -237,54 +235,7 @@ def create_tournament(db: Database, spec: TournamentSpec | TournamentPlan) -> in
 
 
 # --- running ---------------------------------------------------------------------------------------------
-@dataclass
-class RunSummary:
-    """What one :func:`run_tournament` call did."""
-
-    tournament_id: int
-    total: int
-    done_before: int
-    played: int = 0
-    failed: int = 0
-    interrupted: bool = False
-    elapsed_s: float = 0.0
-    startup_s: float = 0.0
-    play_s: float = 0.0
-    stop_s: float = 0.0
-    errors: list[str] = field(default_factory=list)
-    faults: int = 0
-    """Bot faults in this run's matches (start-up forfeits, timeouts, errors, invalid answers)."""
-    startup_forfeits: list[str] = field(default_factory=list)
-    """One line per seat of a stored match that forfeited at start-up (its bot never got ready)."""
-
-    @property
-    def done(self) -> int:
-        return self.done_before + self.played
-
-    @property
-    def per_minute(self) -> float:
-        return 60.0 * self.played / self.elapsed_s if self.elapsed_s > 0 else 0.0
-
-    @property
-    def startup_share(self) -> float:
-        """The share of the workers' busy time spent starting bots (0 when nothing ran)."""
-        busy = self.startup_s + self.play_s + self.stop_s
-        return self.startup_s / busy if busy > 0 else 0.0
-
-    def require_real(self) -> None:
-        """For benchmarks and tests that count matches: every match of the run was played and
-        stored, and no seat forfeited at start-up (such matches end, count as done, and measure
-        nothing).
-
-        :raises StartupForfeitError: (an ``AssertionError``) saying what was wrong.
-        """
-        if self.failed or self.played != self.total - self.done_before:
-            raise StartupForfeitError(f"{self.played} of {self.total - self.done_before} matches stored, "
-                                      f"{self.failed} failed: {self.errors[:3]}")
-        require_no_startup_forfeits(self.startup_forfeits)
-
-
-def _runner_alive(pid: int | None) -> bool:
+def runner_alive(pid: int | None) -> bool:
     """Whether another arena process still runs this tournament."""
     if pid is None or pid == os.getpid():
         return False
@@ -303,7 +254,7 @@ def _runner_alive(pid: int | None) -> bool:
 
 def check_not_running(tournament: TournamentRow) -> None:
     """:raises TournamentError: if a live arena process is running ``tournament``."""
-    if _runner_alive(tournament.runner_pid):
+    if runner_alive(tournament.runner_pid):
         raise TournamentError(f"tournament {tournament.id} is being run by process {tournament.runner_pid}")
 
 
@@ -346,6 +297,8 @@ def run_tournament(db: Database, tid: int, *, workers: int = 1, keep_alive: bool
     check_not_running(tournament)
     if tournament.status == "abandoned":
         raise TournamentError(f"tournament {tid} was abandoned; its unplayed matches are not played")
+    if tournament.options.get("kind") == "ladder":
+        raise TournamentError(f"tournament {tid} is a ladder; run it with `arena ladder run`")
     entrants = db.tournament_bots(tid)
     specs = entrant_specs(db, tournament)
     todo = db.unfinished_matches(tid)
@@ -358,17 +311,20 @@ def run_tournament(db: Database, tid: int, *, workers: int = 1, keep_alive: bool
     requested = SandboxConfig.from_dict(tournament.options.get("sandbox"))
     sandbox = requested.resolved()
     hashes = {row.id: row.files_hash for row in entrants}
-    jobs = deque(MatchJob(m.id, MatchConfig(game=m.game, variant=m.variant, settings=m.settings, seed=m.seed,
-                                            match_id=str(m.id), time_control=tc, sandbox=sandbox),
-                          tuple(specs[b] for b in m.bot_ids), tuple(hashes[b] for b in m.bot_ids), m.attempts + 1,
-                          requested)
-                 for m in todo)
+    jobs = [MatchJob(m.id, MatchConfig(game=m.game, variant=m.variant, settings=m.settings, seed=m.seed,
+                                       match_id=str(m.id), time_control=tc, sandbox=sandbox),
+                     tuple(specs[b] for b in m.bot_ids), tuple(hashes[b] for b in m.bot_ids), m.attempts + 1,
+                     requested)
+            for m in todo]
     start = time.monotonic()
     status = "incomplete"  # what an unexpected error leaves: resumable, never stuck "running"
     try:
         if jobs:
             db.set_tournament_status(tid, "running", runner_pid=os.getpid())
-            _play_all(db, jobs, summary, progress, workers, keep, executor_factory)
+            factory = executor_factory or (lambda n, keep: LocalExecutor(n, keep_alive=keep))
+            run_loop(db, QueueSource(jobs), summary, lambda: factory(min(workers, len(jobs)), keep),
+                     progress=progress, on_stopping=lambda running: progress.note(
+                         f"stopping: finishing the {running} running match(es); Ctrl-C again to abandon them"))
         summary.elapsed_s = time.monotonic() - start
         update_ratings(db, tournament.game, tournament.variant)
         left = db.match_counts(tid)
@@ -379,70 +335,5 @@ def run_tournament(db: Database, tid: int, *, workers: int = 1, keep_alive: bool
     return summary
 
 
-def _play_all(db: Database, jobs: deque[MatchJob], summary: RunSummary, progress: Progress, workers: int,
-              keep_alive: bool, executor_factory: Callable[[int, bool], Executor] | None) -> None:
-    """The dispatch loop, with a two-step Ctrl-C (finish running matches, then abandon them).
-
-    Ctrl-C and SIGTERM only set flags that the loop reads between polls, so an interrupt
-    never lands in the middle of storing a result.
-    """
-    presses = [0]
-
-    def _on_signal(signum: int, frame: Any) -> None:
-        presses[0] += 1
-
-    handlers = {}
-    if threading.current_thread() is threading.main_thread():
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            handlers[sig] = signal.signal(sig, _on_signal)
-    executor: Executor | None = None
-    progress.start(summary.total, summary.done_before)
-    try:
-        factory = executor_factory or (lambda n, keep: LocalExecutor(n, keep_alive=keep))
-        executor = factory(min(workers, len(jobs)), keep_alive)
-        while jobs or executor.running():
-            if presses[0] >= 2:
-                progress.note("abandoning the running matches (they stay pending)")
-                break
-            if presses[0] == 1 and not summary.interrupted:
-                summary.interrupted = True
-                jobs.clear()
-                progress.note(f"stopping: finishing the {executor.running()} running match(es); "
-                              f"Ctrl-C again to abandon them")
-            while jobs and executor.running() < executor.slots:
-                executor.submit(jobs.popleft())
-            results = executor.poll(0.25)
-            _store(db, results, summary)  # one transaction for all that arrived; reported after its commit
-            for result in results:
-                progress.advance(result.error is None, len(result.record.faults) if result.record else 0)
-    finally:
-        progress.stop()
-        if executor is not None:
-            executor.close(abandon=presses[0] >= 2)
-        for sig, handler in handlers.items():
-            signal.signal(sig, handler)
-        summary.interrupted = summary.interrupted or presses[0] > 0
-
-
-def _store(db: Database, results: list[JobResult], summary: RunSummary) -> None:
-    """Commit the played results in one batch (:meth:`Database.store_results`), then note the
-    failed ones; the summary counts a result only once its transaction is committed."""
-    played = [r for r in results if r.error is None and r.record is not None]
-    outcomes = db.store_results([(r.match_id, r.record) for r in played if r.record is not None])
-    errors: dict[int, str] = {r.match_id: str(outcome) for r, outcome in zip(played, outcomes)
-                              if isinstance(outcome, StorageError)}
-    for result, outcome in zip(played, outcomes):
-        if outcome is True and result.record is not None:
-            summary.played += 1
-            summary.startup_forfeits.extend(result.record.startup_forfeits())
-    for result in results:
-        summary.startup_s += result.startup_s
-        summary.play_s += result.play_s
-        summary.stop_s += result.stop_s
-        summary.faults += len(result.record.faults) if result.record is not None else 0
-        if result.error is None and result.record is not None and result.match_id not in errors:
-            continue  # stored now, or by an earlier run already
-        error = errors.get(result.match_id, result.error)
-        summary.failed += 1
-        summary.errors.append(f"match {result.match_id}: {error}")
-        db.mark_failed(result.match_id, error or "no record", result.record)
+_store = store_batch
+"""The run loop's commit of one batch (:func:`arena.runs.loop.store_batch`), under its old name."""

@@ -14,7 +14,7 @@ from arena.executors.keeper import BotKeeper
 from referee.bots import BotProcess, BotSpec
 from referee.sandbox import SandboxConfig
 
-from .helpers import write_bot
+from .helpers import record, write_bot
 
 SANDBOX = SandboxConfig()
 TIMEOUT = 20.0
@@ -194,5 +194,20 @@ def test_early_bots_still_booting_when_their_match_waits_boot_on_the_workers_cpu
         assert tree_affinities(process) == {frozenset({cpu})}
         keeper.release(taken, None)
         assert keeper._launches == {}
+    finally:
+        keeper.close()
+
+
+def test_the_kept_bots_are_a_bounded_pool_that_stops_the_least_recently_used(specs):
+    keeper = BotKeeper(keep_alive=True, max_alive=2)
+    try:
+        first = keeper.acquire(specs[:2], TIMEOUT, SANDBOX)
+        keeper.release(first, record(1, [0, 1]))
+        assert list(keeper.alive) == specs[:2] and all(c.alive() for c in first)
+        second = keeper.acquire([specs[2], specs[0]], TIMEOUT, SANDBOX)  # a was used last, b is stopped
+        assert second[1] is first[0] and list(keeper.alive) == [specs[0], specs[2]]
+        assert wait_until(lambda: not first[1].alive())
+        keeper.release(second, record(2, [1, 0]))
+        assert all(c.alive() for c in second)
     finally:
         keeper.close()

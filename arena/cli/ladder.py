@@ -1,0 +1,213 @@
+"""Ladder commands: ``ladder run|add|pause|resume|remove|status`` (``docs/ladder.md``).
+
+Registered on the ``arena`` group by :mod:`arena.cli`.  ``run`` is the long-running process;
+the others only write (or read) the database, which the running process polls every second.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import click
+
+from arena.cli.common import db_option, open_db
+from arena.cli.output import Column, console, emit, format_option
+from arena.cli.tournament import _expected
+from arena.league.storage import Database, TournamentRow
+from referee.untrusted import clean
+
+ladder_option = click.option("--ladder", "ladder_name", default=None, metavar="NAME|ID",
+                             help="Which ladder of the database (needed when it holds several).")
+
+
+@click.group()
+def ladder() -> None:
+    """Run a ladder that keeps playing; add, pause and remove its entrants while it runs."""
+
+
+@ladder.command("run")
+@click.option("--config", "config_path", required=True, type=click.Path(dir_okay=False, path_type=Path),
+              help="The ladder's TOML config file (docs/ladder.md).")
+@click.option("--db", "db_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="SQLite database file (default: the config's db).")
+def run_command(config_path: Path, db_path: Path | None) -> None:
+    """Run the config's ladders until Ctrl-C or SIGTERM.
+
+    Each ladder plays duplicate sets chosen from the current ratings, as long as it has
+    enough active entrants. Restarting with the same config carries on where it stopped
+    (matches a killed run left unfinished are dropped). Stopping waits up to the config's
+    stop_grace seconds for the running matches, then drops them.
+    """
+    from arena.cli.common import check_database_path
+    from arena.runs.ladder import load_config, run_ladders
+
+    try:
+        config = load_config(config_path, db=db_path)
+        check_database_path(config.db)
+        factory = _executor_factory(config.executor, config.scheduler, config.pin_cpus)
+        with open_db(config.db, create=True) as db:
+            run = run_ladders(db, config, lambda: factory(config.workers, config.keep_alive), say=_say)
+            summary = run.summary
+            _say(f"stopped: {summary.played} match(es) stored in {summary.elapsed_s:.1f} s "
+                 f"({summary.per_minute:.1f}/min), {summary.failed} failed, {run.dropped_at_stop} dropped")
+            for error in summary.errors[:5]:
+                _say(f"  failed: {error}")
+    except _expected() as error:
+        raise click.ClickException(str(error)) from None
+
+
+def _say(text: str) -> None:
+    console.print(f"{time.strftime('%H:%M:%S')} {clean(text)}")
+    sys.stdout.flush()
+
+
+def _executor_factory(executor: str, scheduler: str | None, pin_cpus: bool) -> Callable[[int, bool], Any]:
+    """Local workers (pinned or not) or a Dask cluster, as ``--executor`` gives tournaments."""
+    if executor == "dask":
+        try:
+            from arena.executors.dask import executor_factory
+        except ImportError as error:
+            raise click.ClickException(str(error)) from None
+        return executor_factory(scheduler, announce=_say)
+    from arena.executors.local import LocalExecutor
+
+    return lambda workers, keep: LocalExecutor(workers, keep_alive=keep, pin_cpus=pin_cpus)
+
+
+def _find(db: Database, name: str | None) -> TournamentRow:
+    from arena.runs.ladder import find_ladder
+
+    return find_ladder(db, name)
+
+
+@ladder.command("add")
+@click.argument("bots", nargs=-1, required=True, metavar="BOT...")
+@ladder_option
+@db_option
+def add_command(bots: tuple[str, ...], ladder_name: str | None, db_path: Path) -> None:
+    """Enter bots (manifests, folders of manifests, or host:port addresses) into a ladder.
+
+    A paused or removed entrant given again is active again. The running ladder seats them
+    within a second.
+    """
+    from arena.runs.ladder import enter_bots
+
+    with open_db(db_path) as db:
+        try:
+            t = _find(db, ladder_name)
+            for label, what in enter_bots(db, t, bots):
+                console.print(f"{clean(label)}: {what}")
+        except _expected() as error:
+            raise click.ClickException(str(error)) from None
+
+
+def _set_state(bots: tuple[str, ...], ladder_name: str | None, db_path: Path, state: str, reason: str) -> None:
+    from arena.league.queries import BotLookupError, find_bot
+    from arena.runs import ladder_store
+
+    with open_db(db_path) as db:
+        try:
+            t = _find(db, ladder_name)
+            entrants = {e.bot_id: e for e in ladder_store.entrants(db, t.id)}
+            for text in bots:
+                try:
+                    row = find_bot(db, text)
+                except BotLookupError as error:
+                    raise click.ClickException(str(error)) from None
+                if row.id not in entrants:
+                    raise click.ClickException(f"bot {clean(row.label)} is not an entrant of ladder {t.name!r}")
+                ladder_store.set_state(db, t.id, row.id, state, reason)
+                console.print(f"{clean(row.label)}: {state}")
+        except _expected() as error:
+            raise click.ClickException(str(error)) from None
+
+
+@ladder.command("pause")
+@click.argument("bots", nargs=-1, required=True, metavar="NAME[@VERSION]...")
+@click.option("--reason", default="paused by hand", show_default=True, help="Shown by `arena ladder status`.")
+@ladder_option
+@db_option
+def pause_command(bots: tuple[str, ...], reason: str, ladder_name: str | None, db_path: Path) -> None:
+    """Stop seating entrants until resumed (their running matches finish)."""
+    _set_state(bots, ladder_name, db_path, "paused", reason)
+
+
+@ladder.command("resume")
+@click.argument("bots", nargs=-1, required=True, metavar="NAME[@VERSION]...")
+@ladder_option
+@db_option
+def resume_command(bots: tuple[str, ...], ladder_name: str | None, db_path: Path) -> None:
+    """Seat paused (or removed) entrants again; auto-paused ones too, once fixed."""
+    _set_state(bots, ladder_name, db_path, "active", "")
+
+
+@ladder.command("remove")
+@click.argument("bots", nargs=-1, required=True, metavar="NAME[@VERSION]...")
+@ladder_option
+@db_option
+def remove_command(bots: tuple[str, ...], ladder_name: str | None, db_path: Path) -> None:
+    """Take entrants out of a ladder; their played matches and ratings stay."""
+    _set_state(bots, ladder_name, db_path, "removed", "removed by hand")
+
+
+STATUS_COLUMNS = [Column("bot"), Column("state"), Column("matches"), Column("last_match", "last match"),
+                  Column("mu", digits=1), Column("sigma", digits=1), Column("reason")]
+
+
+@ladder.command("status")
+@ladder_option
+@format_option
+@db_option
+def status_command(ladder_name: str | None, fmt: str, db_path: Path) -> None:
+    """What a ladder is doing: running or not, matches per minute and in flight, each entrant's
+    matches, last match, state and why it is paused."""
+    import json
+
+    from arena.runs import ladder_store
+    from arena.runs.tournament import runner_alive
+
+    with open_db(db_path, readonly=True) as db:
+        try:
+            t = _find(db, ladder_name)
+        except _expected() as error:
+            raise click.ClickException(str(error)) from None
+        status = ladder_store.status(db, t.id)
+        running = status is not None and status.pid is not None and runner_alive(status.pid)
+        activity = ladder_store.entrant_activity(db, t.id)
+        ratings = {r[0]: (r[1], r[2]) for r in db.conn.execute(
+            "SELECT bot_id, mu, sigma FROM ratings WHERE game = ? AND variant = ?", (t.game, t.variant))}
+        rows = []
+        for e in ladder_store.entrants(db, t.id):
+            played, last = activity.get(e.bot_id, (0, None))
+            mu, sigma = ratings.get(e.bot_id, (None, None))
+            rows.append({"bot": e.label, "state": e.state, "matches": played,
+                         "last_match": None if last is None else _ago(last), "mu": mu, "sigma": sigma,
+                         "reason": e.reason})
+        counts = db.match_counts(t.id)
+        head = {"ladder": t.name, "id": t.id, "game": t.game, "variant": t.variant, "running": running,
+                "pid": status.pid if running and status else None,
+                "matches_per_minute": round(status.per_minute, 2) if running and status else 0.0,
+                "in_flight": status.in_flight if running and status else 0,
+                "heartbeat_age_s": round(time.time() - status.heartbeat, 1) if running and status and
+                status.heartbeat else None, "note": status.note if running and status else "",
+                "matches_done": counts["done"], "matches_failed": counts["failed"]}
+        if fmt == "json":
+            click.echo(json.dumps({**head, "entrants": rows}, indent=1))
+            return
+        if fmt == "table":
+            state = (f"running in process {head['pid']}: {head['matches_per_minute']:.1f} matches/min, "
+                     f"{head['in_flight']} in flight" + (f" ({head['note']})" if head["note"] else "")
+                     if running else "not running")
+            console.print(f"ladder {clean(t.name)} (id {t.id}, {t.game} {t.variant}): {state}; "
+                          f"{counts['done']} matches played, {counts['failed']} failed")
+        emit(STATUS_COLUMNS, rows, fmt, empty="no entrants yet: `arena ladder add BOT`")
+
+
+def _ago(stamp: float) -> str:
+    seconds = max(0, int(time.time() - stamp))
+    return f"{seconds} s ago" if seconds < 120 else f"{seconds // 60} min ago" if seconds < 7200 else \
+        f"{seconds // 3600} h ago"

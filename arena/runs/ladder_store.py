@@ -1,0 +1,184 @@
+"""The ladder's rows: entrants and their states, appended matches, the running process's status.
+
+A ladder is a tournament row with ``options["kind"] == "ladder"`` (so the web pages, replays,
+exports and rating recomputes read its matches as any tournament's).  Its entrants are in
+``tournament_bots`` as well, plus a ``ladder_entrants`` row each with the state that
+``arena ladder add|pause|resume|remove`` write from any terminal; the running process polls
+them.  Its matches are appended as ``pending`` rows, one duplicate set at a time, and
+stored by the run loop as any tournament's.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from arena.league.storage import Database, ScheduledMatch, TournamentRow
+
+STATES = ("active", "paused", "removed")
+
+
+@dataclass(frozen=True)
+class EntrantRow:
+    """One entrant of a ladder as stored."""
+
+    bot_id: int
+    label: str
+    state: str
+    reason: str
+    joined_at: float
+    active_since: float
+    """When it last became active: its fair share of matches is counted from then."""
+    changed_at: float
+
+
+@dataclass(frozen=True)
+class StatusRow:
+    """What the running process last said about a ladder."""
+
+    pid: int | None
+    started_at: float | None
+    heartbeat: float | None
+    in_flight: int
+    per_minute: float
+    note: str
+    """Why it plays nothing, if it does not (too few active entrants), else empty."""
+
+
+def is_ladder(tournament: TournamentRow) -> bool:
+    return tournament.options.get("kind") == "ladder"
+
+
+def ladders(db: Database) -> list[TournamentRow]:
+    """Every ladder of the database, oldest first."""
+    return [t for t in db.tournaments() if is_ladder(t)]
+
+
+def entrants(db: Database, tid: int) -> list[EntrantRow]:
+    """The ladder's entrants (removed ones included), in the order they joined."""
+    rows = db.conn.execute(
+        "SELECT e.bot_id, b.name, b.version, e.state, e.reason, e.joined_at, e.active_since, e.changed_at"
+        " FROM ladder_entrants e JOIN bots b ON b.id = e.bot_id WHERE e.tournament_id = ?"
+        " ORDER BY e.joined_at, e.bot_id", (tid,))
+    return [EntrantRow(r[0], f"{r[1]}@{r[2]}" if r[2] else r[1], r[3], r[4], r[5], r[6], r[7]) for r in rows]
+
+
+def add_entrant(db: Database, tid: int, bot_id: int, address: str | None) -> str:
+    """Enter a registered bot (again): active from now.  Returns what changed: ``"added"``,
+    ``"resumed"`` (it was paused or removed) or ``"already active"``.
+
+    The bot joins ``tournament_bots`` once; a bot entered by address keeps its address in the
+    ladder's options, as a tournament's do.
+    """
+    now = time.time()
+    with db.transaction():
+        row = db.conn.execute("SELECT state FROM ladder_entrants WHERE tournament_id = ? AND bot_id = ?",
+                              (tid, bot_id)).fetchone()
+        position = db.conn.execute("SELECT position FROM tournament_bots WHERE tournament_id = ? AND bot_id = ?",
+                                   (tid, bot_id)).fetchone()
+        if position is None:
+            position = db.conn.execute("SELECT COALESCE(MAX(position) + 1, 0) FROM tournament_bots"
+                                       " WHERE tournament_id = ?", (tid,)).fetchone()
+            db.conn.execute("INSERT INTO tournament_bots (tournament_id, position, bot_id) VALUES (?, ?, ?)",
+                            (tid, position[0], bot_id))
+        options: dict[str, Any] = json.loads(db.conn.execute("SELECT options FROM tournaments WHERE id = ?",
+                                                             (tid,)).fetchone()[0])
+        addresses = options.setdefault("addresses", {})
+        if address is not None:
+            addresses[str(position[0])] = address
+        else:
+            addresses.pop(str(position[0]), None)
+        db.conn.execute("UPDATE tournaments SET options = ? WHERE id = ?", (json.dumps(options, sort_keys=True), tid))
+        if row is None:
+            db.conn.execute("INSERT INTO ladder_entrants (tournament_id, bot_id, state, reason, joined_at,"
+                            " active_since, changed_at) VALUES (?, ?, 'active', '', ?, ?, ?)",
+                            (tid, bot_id, now, now, now))
+            return "added"
+        if row[0] == "active":
+            return "already active"
+        db.conn.execute("UPDATE ladder_entrants SET state = 'active', reason = '', active_since = ?, changed_at = ?"
+                        " WHERE tournament_id = ? AND bot_id = ?", (now, now, tid, bot_id))
+        return "resumed"
+
+
+def set_state(db: Database, tid: int, bot_id: int, state: str, reason: str = "") -> bool:
+    """Pause, resume or remove an entrant; ``False`` if it is not an entrant of the ladder.
+
+    Resuming restarts the clock of its fair share (``active_since``)."""
+    assert state in STATES
+    now = time.time()
+    with db.transaction():
+        since = ", active_since = ?" if state == "active" else ""
+        params: tuple[Any, ...] = (state, reason[:300], now, *((now,) if state == "active" else ()), tid, bot_id)
+        cursor = db.conn.execute(f"UPDATE ladder_entrants SET state = ?, reason = ?, changed_at = ?{since}"
+                                 " WHERE tournament_id = ? AND bot_id = ?", params)
+        return cursor.rowcount == 1
+
+
+def append_matches(db: Database, tournament: TournamentRow, matches: list[ScheduledMatch]) -> list[int]:
+    """Insert matches as pending after the ladder's last one, in one transaction; their ids."""
+    settings = json.dumps(tournament.settings, sort_keys=True)
+    ids = []
+    with db.transaction():
+        position = db.conn.execute("SELECT COALESCE(MAX(position) + 1, 0) FROM matches WHERE tournament_id = ?",
+                                   (tournament.id,)).fetchone()[0]
+        for offset, match in enumerate(matches):
+            cursor = db.conn.execute(
+                "INSERT INTO matches (tournament_id, position, round, deal, rotation, game, variant, settings,"
+                " seed, num_players, status) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending')",
+                (tournament.id, position + offset, match.round, match.deal, match.rotation, tournament.game,
+                 tournament.variant, settings, match.seed, len(match.seats)))
+            ids.append(int(cursor.lastrowid or 0))
+            db.conn.executemany("INSERT INTO match_seats (match_id, seat, bot_id) VALUES (?, ?, ?)",
+                                [(ids[-1], seat, bot) for seat, bot in enumerate(match.seats)])
+        db.conn.execute("UPDATE tournament_stats SET pending = pending + ? WHERE tournament_id = ?",
+                        (len(matches), tournament.id))
+    return ids
+
+
+def drop_pending(db: Database, tid: int, match_ids: list[int] | None = None, *, failed: bool = False) -> int:
+    """Delete the ladder's pending matches (``match_ids`` only, if given): those dropped from
+    the queue, or left in play by a process that was killed; with ``failed``, failed ones too
+    (matches whose worker was killed as the ladder stopped).  Returns how many went."""
+    statuses = ("pending", "failed") if failed else ("pending",)
+    where = f"tournament_id = ? AND status IN ({','.join('?' * len(statuses))})"
+    params: list[Any] = [tid, *statuses]
+    if match_ids is not None:
+        if not match_ids:
+            return 0
+        where += f" AND id IN ({','.join('?' * len(match_ids))})"
+        params += match_ids
+    with db.transaction():
+        counts = dict(db.conn.execute(f"SELECT status, COUNT(*) FROM matches WHERE {where} GROUP BY status",
+                                      params).fetchall())
+        ids = f"SELECT id FROM matches WHERE {where}"
+        db.conn.execute(f"DELETE FROM rating_history WHERE match_id IN ({ids})", params)
+        db.conn.execute(f"DELETE FROM match_seats WHERE match_id IN ({ids})", params)
+        deleted = db.conn.execute(f"DELETE FROM matches WHERE {where}", params).rowcount
+        db.conn.execute("UPDATE tournament_stats SET pending = pending - ?, failed = failed - ? WHERE tournament_id = ?",
+                        (counts.get("pending", 0), counts.get("failed", 0), tid))
+    return int(deleted)
+
+
+def write_status(db: Database, tid: int, *, pid: int | None, started_at: float | None, in_flight: int,
+                 per_minute: float, note: str = "") -> None:
+    """The running process's heartbeat (``pid`` ``None``: it stopped)."""
+    with db.transaction():
+        db.conn.execute("INSERT OR REPLACE INTO ladder_status (tournament_id, pid, started_at, heartbeat, in_flight,"
+                        " per_minute, note) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                        (tid, pid, started_at, time.time(), in_flight, per_minute, note))
+
+
+def status(db: Database, tid: int) -> StatusRow | None:
+    row = db.conn.execute("SELECT pid, started_at, heartbeat, in_flight, per_minute, note FROM ladder_status"
+                          " WHERE tournament_id = ?", (tid,)).fetchone()
+    return None if row is None else StatusRow(row[0], row[1], row[2], row[3], row[4], row[5])
+
+
+def entrant_activity(db: Database, tid: int) -> dict[int, tuple[int, float | None]]:
+    """``bot id -> (matches played in the ladder, when its last one finished)``."""
+    return {r[0]: (r[1], r[2]) for r in db.conn.execute(
+        "SELECT s.bot_id, COUNT(DISTINCT m.id), MAX(m.finished_at) FROM matches m JOIN match_seats s"
+        " ON s.match_id = m.id WHERE m.tournament_id = ? AND m.status = 'done' GROUP BY s.bot_id", (tid,))}

@@ -1,0 +1,193 @@
+"""The ladder's config file, its commands' errors and its tables, without playing a match."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from arena.league.ratings import update_ratings
+from arena.league.storage import SCHEMA_VERSION, Database
+from arena.runs import ladder_store
+from arena.runs.ladder import LadderError, ServiceConfig, load_config, open_ladder
+from tournament.helpers import record, write_bot
+
+from .helpers import cli, write_config
+
+
+@pytest.mark.parametrize("text, message", [
+    ('db = "x.db"\n', "no [[ladder]]"),
+    ('db = "x.db"\ncolour = 1\n[[ladder]]\ngame = "yahtzee"\n', "unknown key 'colour'"),
+    ('db = "x.db"\n[[ladder]]\ngame = "chess"\n', "chess"),
+    ('db = "x.db"\n[[ladder]]\ngame = "yahtzee"\nvariant = "nope"\n', "no variant 'nope'"),
+    ('db = "x.db"\n[[ladder]]\ngame = "gin_rummy"\nseats = 3\n', "played at tables of 2"),
+    ('db = "x.db"\n[[ladder]]\ngame = "yaniv"\nseats = [4, 9]\n', "outside what yaniv seats"),
+    ('db = "x.db"\n[[ladder]]\ngame = "yaniv"\nseats = "four"\n', "seats must be a number"),
+    ('db = "x.db"\nworkers = 0\n[[ladder]]\ngame = "yahtzee"\n', "workers must be at least 1"),
+    ('db = "x.db"\nexecutor = "cloud"\n[[ladder]]\ngame = "yahtzee"\n', "executor must be"),
+    ('db = "x.db"\n[time_control]\nmove_timeout = "fast"\n[[ladder]]\ngame = "yahtzee"\n', "move_timeout must be"),
+    ('db = "x.db"\n[sandbox]\nmode = "docker"\n[[ladder]]\ngame = "yahtzee"\n', "mode must be"),
+    ('db = "x.db"\n[[ladder]]\ngame = "yahtzee"\n[[ladder]]\ngame = "yahtzee"\n', "two ladders are named"),
+    ('[[ladder]]\ngame = "yahtzee"\n', "no database"),
+    ('db = "x.db"\n[[ladder\n', "not valid TOML"),
+])
+def test_a_bad_config_is_one_error_line_before_anything_is_written(tmp_path: Path, text: str, message: str) -> None:
+    config = tmp_path / "ladder.toml"
+    config.write_text(text, encoding="utf-8")
+    result = cli("ladder", "run", "--config", str(config))
+    assert result.exit_code == 1 and message in result.output, result.output
+    assert result.output.startswith("Error: ") and result.output.count("\n") == 1
+    assert not (tmp_path / "x.db").exists()
+
+
+def test_the_config_defaults_and_paths_relative_to_its_folder(tmp_path: Path) -> None:
+    bot = write_bot(tmp_path / "bots" / "ant", "ant")
+    config = load_config(write_config(tmp_path, ["bots/ant", "127.0.0.1:7000"]))
+    assert config.db == tmp_path / "ladder.db" and config.workers == 2 and config.keep_alive
+    (ladder,) = config.ladders
+    assert (ladder.name, ladder.game, ladder.variant, ladder.seats) == ("dice", "yahtzee", "yahtzee", (2, 2))
+    assert ladder.bots == (str(bot), "127.0.0.1:7000")
+    yaniv = tmp_path / "yaniv.toml"
+    yaniv.write_text('db = "l.db"\n[[ladder]]\ngame = "yaniv"\n', encoding="utf-8")
+    assert load_config(yaniv).ladders[0].seats == (2, 8) and load_config(yaniv, db=tmp_path / "o.db").db == \
+        tmp_path / "o.db"
+
+
+def test_commands_on_a_database_without_the_ladder_say_so(tmp_path: Path) -> None:
+    db = tmp_path / "ladder.db"
+    Database(db).close()
+    for args in (["status"], ["add", "x"], ["pause", "x"]):
+        result = cli("ladder", *args, "--db", str(db))
+        assert result.exit_code == 1 and "no ladder in" in result.output and "arena ladder run" in result.output
+    missing = cli("ladder", "status", "--db", str(tmp_path / "none.db"))
+    assert missing.exit_code == 1 and missing.output.startswith("Error: no arena database")
+
+
+def _ladder_db(tmp_path: Path) -> tuple[Database, int]:
+    bots = [str(write_bot(tmp_path / "bots" / name, name)) for name in ("ant", "bee")]
+    config = load_config(write_config(tmp_path, bots))
+    db = Database(config.db)
+    ladder, created = open_ladder(db, config.ladders[0], config)
+    assert created
+    return db, ladder.id
+
+
+def test_entrant_commands_check_their_bots(tmp_path: Path) -> None:
+    db, tid = _ladder_db(tmp_path)
+    db.register_bot(name="stranger", version="1", files_hash="h")
+    db.close()
+    path = str(tmp_path / "ladder.db")
+    assert "is not an entrant of ladder 'dice'" in cli("ladder", "pause", "stranger", "--db", path).output
+    assert "no bot 'nobody'" in cli("ladder", "remove", "nobody", "--db", path).output
+    wrong = write_bot(tmp_path / "bots" / "gin", "gin-only", games='["gin_rummy"]')
+    assert "does not play yahtzee" in cli("ladder", "add", str(wrong), "--db", path).output
+    again = cli("ladder", "add", str(tmp_path / "bots" / "ant"), "--db", path)
+    assert again.exit_code == 0 and "ant@1.0: already active" in again.output
+    assert cli("ladder", "remove", "ant", "--db", path).exit_code == 0
+    back = cli("ladder", "add", str(tmp_path / "bots" / "ant"), "--db", path)
+    assert "ant@1.0: resumed" in back.output
+    status = cli("ladder", "status", "--db", path)
+    assert "not running" in status.output and "ant@1.0" in status.output
+
+
+def test_a_ladder_is_not_run_as_a_tournament(tmp_path: Path) -> None:
+    db, tid = _ladder_db(tmp_path)
+    db.close()
+    result = cli("tournament", "resume", str(tid), "--db", str(tmp_path / "ladder.db"))
+    assert result.exit_code == 1 and "is a ladder; run it with `arena ladder run`" in result.output
+
+
+def test_a_renamed_game_under_an_existing_name_is_refused(tmp_path: Path) -> None:
+    db, _ = _ladder_db(tmp_path)
+    other = write_config(tmp_path, []).read_text().replace('game = "yahtzee"', 'game = "gin_rummy"')
+    (tmp_path / "ladder.toml").write_text(other.replace("seats = 2\n", ""))
+    config = load_config(tmp_path / "ladder.toml")
+    with pytest.raises(LadderError, match="plays yahtzee"):
+        open_ladder(db, config.ladders[0], config)
+    db.close()
+
+
+def test_appended_and_dropped_matches_keep_the_counts_and_ratings_stop_below_the_lowest_in_play(
+        tmp_path: Path) -> None:
+    """The ladder's rows as the running process writes them; ratings bounded by the lowest
+    match in play extend in id order, and equal a recompute once that match is stored."""
+    from arena.league.storage import ScheduledMatch
+
+    db, tid = _ladder_db(tmp_path)
+    t = db.tournament(tid)
+    ant, bee = (e.bot_id for e in ladder_store.entrants(db, tid))
+    ids = ladder_store.append_matches(db, t, [ScheduledMatch((ant, bee), 7, 0, 0, 0),
+                                              ScheduledMatch((bee, ant), 7, 0, 0, 1),
+                                              ScheduledMatch((ant, bee), 8, 1, 1, 0)])
+    assert db.match_counts(tid) == {"pending": 3, "done": 0, "failed": 0}
+    db.store_results([(ids[1], record(ids[1], [0, 1])), (ids[2], record(ids[2], [1, 0]))])
+    update_ratings(db, "yahtzee", "yahtzee", before_id=ids[0])  # ids[0] still in play: nothing rated yet
+    assert db.conn.execute("SELECT COUNT(*) FROM ratings").fetchone()[0] == 0
+    db.store_result(ids[0], record(ids[0], [0, 1]))
+    assert update_ratings(db, "yahtzee", "yahtzee", before_id=None) == 3
+    state = db.conn.execute("SELECT last_match_id, rated_count FROM rating_state").fetchone()
+    assert tuple(state) == (ids[2], 3)
+    extra = ladder_store.append_matches(db, t, [ScheduledMatch((ant, bee), 9, 2, 2, 0)])
+    assert ladder_store.drop_pending(db, tid) == 1 and db.match_counts(tid) == {"pending": 0, "done": 3, "failed": 0}
+    assert db.conn.execute("SELECT COUNT(*) FROM match_seats WHERE match_id = ?", extra).fetchone()[0] == 0
+    db.close()
+
+
+def test_a_schema_3_file_gains_the_ladder_tables(tmp_path: Path) -> None:
+    path = tmp_path / "old.db"
+    Database(path).close()
+    conn = sqlite3.connect(path)
+    conn.execute("DROP TABLE ladder_entrants")
+    conn.execute("DROP TABLE ladder_status")
+    conn.execute("UPDATE schema_version SET version = 3")
+    conn.commit()
+    conn.close()
+    with Database(path, readonly=True) as reader:
+        assert reader.schema_version() == 3
+    with Database(path) as db:
+        assert db.schema_version() == SCHEMA_VERSION == 5
+        tables = {r[0] for r in db.conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        assert {"ladder_entrants", "ladder_status"} <= tables
+        assert db.integrity_problems() == []
+
+
+def test_service_config_defaults_are_documented() -> None:
+    """docs/ladder.md's config reference gives the defaults the code uses."""
+    text = (Path(__file__).resolve().parents[2] / "docs" / "ladder.md").read_text(encoding="utf-8")
+    defaults = ServiceConfig(db=Path("x"), ladders=())
+    for line in (f"workers = {defaults.workers}", f"stop_grace = {defaults.stop_grace:g}",
+                 f'executor = "{defaults.executor}"', "keep_alive = true", "pin_cpus = true"):
+        assert line in text, line
+
+
+def test_the_web_app_and_the_match_list_read_a_ladder_as_a_tournament(tmp_path: Path) -> None:
+    from starlette.testclient import TestClient
+
+    from arena.league.storage import ScheduledMatch
+    from arena.web.app import create_app
+
+    db, tid = _ladder_db(tmp_path)
+    ant, bee = (e.bot_id for e in ladder_store.entrants(db, tid))
+    ids = ladder_store.append_matches(db, db.tournament(tid), [ScheduledMatch((ant, bee), 7, 0, 0, 0),
+                                                               ScheduledMatch((bee, ant), 7, 0, 0, 1)])
+    db.store_results([(i, record(i, [0, 1])) for i in ids])
+    update_ratings(db, "yahtzee", "yahtzee")
+    db.close()
+    with TestClient(create_app(tmp_path / "ladder.db")) as client:
+        api = client.get(f"/api/tournaments/{tid}").json()
+        assert api["name"] == "dice" and api["format"] == "ladder" and api["progress"]["done"] == 2
+        assert sorted(m["id"] for m in api["latest"]) == ids
+        page = client.get(f"/tournaments/{tid}")
+        assert page.status_code == 200 and "ant" in page.text and "bee" in page.text
+    listed = cli("matches", "--tournament", str(tid), "--format", "json", "--db", str(tmp_path / "ladder.db"))
+    assert sorted(m["id"] for m in json.loads(listed.output)["matches"]) == ids
+
+
+def test_a_bad_bot_in_the_config_creates_no_ladder(tmp_path: Path) -> None:
+    config = write_config(tmp_path, [str(tmp_path / "nowhere")])
+    result = cli("ladder", "run", "--config", str(config))
+    assert result.exit_code == 1 and result.output.startswith("Error: ") and "nowhere" in result.output
+    with Database(tmp_path / "ladder.db") as db:
+        assert ladder_store.ladders(db) == []
