@@ -309,9 +309,17 @@ def _register_web_commands() -> None:
     main.add_command(cli_web.serve, "serve")
 
 
+def _register_sprt_command() -> None:
+    """``sprt`` (is a new version stronger?) lives in :mod:`arena.cli_sprt`."""
+    from arena import cli_sprt
+
+    main.add_command(cli_sprt.sprt, "sprt")
+
+
 _register_tournament_commands()
 _register_bot_author_commands()
 _register_web_commands()
+_register_sprt_command()
 
 if __name__ == "__main__":
     main()
