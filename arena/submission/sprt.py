@@ -50,7 +50,7 @@ PAIR_SCORES = (0.0, 0.5, 1.0, 1.5, 2.0)
 UNSEEN = 1e-3
 """The count given to a pair score not seen yet (fishtest's regularisation)."""
 
-MIN_PAIRS = 20
+MIN_PAIRS = 10
 """Pairs before the test may stop (see the module docstring)."""
 
 
