@@ -16,6 +16,7 @@ import threading
 from typing import Any
 
 import click
+from rich.markup import escape
 
 from arena.cli_common import make_time_control, parse_settings, sandbox_options, time_control_options
 from arena.submission.sprt import SPRT, Verdict
@@ -128,7 +129,7 @@ def sprt(game_name: str, variant: str | None, settings: tuple[str, ...], bots: t
         faults = f" · {pair.faults} fault{'' if pair.faults == 1 else 's'}" if pair.faults else ""
         line = f"pair {pair.index + 1} (seed {pair.seed}): NEW {points}{faults} · {_describe(test)}"
         if bar is not None:
-            bar.note(line)
+            bar.note(escape(line))  # the bar's console reads markup; an error text may hold brackets
             bar.advance(pair.points is not None, pair.faults)
         else:
             click.echo(line)
