@@ -91,3 +91,14 @@ def test_usage_errors_exit_3_not_2_which_means_undecided(args: list[str]) -> Non
     result = invoke(*args)
     assert result.exit_code == 3, result.output
     assert "Error: " in result.output and "Traceback" not in result.output
+
+
+def test_a_bot_name_with_control_characters_is_shown_cleaned(tmp_path: Path) -> None:
+    folder = tmp_path / "evil"
+    folder.mkdir()
+    (folder / "bot.py").write_text("", encoding="utf-8")
+    (folder / "bot.toml").write_text('name = "evil\\u001b[31m[bold]x"\nversion = "1"\nlanguage = "python"\n'
+                                     'command = ["{python}", "bot.py"]\ngames = ["yahtzee"]\n', encoding="utf-8")
+    result = invoke("--game", "gin_rummy", "--bot", str(folder), "--bot", RANDOM_BOT)
+    assert result.exit_code == 3, result.output
+    assert "\x1b" not in result.output and "does not play gin_rummy" in result.output
