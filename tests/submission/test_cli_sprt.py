@@ -47,6 +47,13 @@ def test_the_same_bot_twice_stops_at_max_pairs_undecided() -> None:
     assert result.output.rstrip().endswith(f"after 2 pairs; no verdict before {MIN_PAIRS} pairs")
 
 
+def test_jass_plays_team_against_team() -> None:
+    result = invoke("--game", "jass", "--bot", str(SAMPLES / "jass_heuristic"), "--bot", RANDOM_BOT, "--workers", "2",
+                    "--max-pairs", "1")
+    assert result.exit_code == 2, result.output
+    assert len(PAIR_LINE.findall(result.output)) == 1 and "fault" not in result.output
+
+
 def test_ctrl_c_stops_undecided() -> None:
     process = subprocess.Popen([sys.executable, "-m", "arena.cli", "sprt", "--game", "yahtzee", "--bot", RANDOM_BOT,
                                 "--bot", RANDOM_BOT, "--workers", "1"], cwd=ROOT, stdout=subprocess.PIPE,
