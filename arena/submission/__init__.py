@@ -1,1 +1,1 @@
-"""Bot submission: packing a bot folder, and safely unpacking the archives strangers upload."""
+"""Bot submission: packing and safely unpacking uploads, and the SPRT that tells whether a new version is stronger."""
