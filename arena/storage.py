@@ -376,7 +376,7 @@ class Database:
             if version < 4:  # records of schema 4 (from schema 1's JSON text or schema 2's compact ones),
                 # seats and rating history without row ids
                 self._reencode_records()
-                self.conn.execute("DROP INDEX seats_by_bot")
+                self.conn.execute("DROP INDEX IF EXISTS seats_by_bot")
                 self.conn.execute("DROP INDEX IF EXISTS history_by_bot")  # now the table's own key
                 for table in ("match_seats", "rating_history"):
                     self.conn.execute(f"ALTER TABLE {table} RENAME TO old_{table}")
@@ -760,9 +760,13 @@ class Database:
             raise outcome
         return outcome
 
-    def store_results(self, results: Sequence[tuple[int, MatchRecord]]) -> list[bool | StorageError]:
+    def store_results(self, results: Sequence[tuple[int, MatchRecord] | tuple[int, MatchRecord, bytes | None]]
+                      ) -> list[bool | StorageError]:
         """Commit finished matches in one transaction: per match, ``True`` if stored now,
         ``False`` if it was already done, or the error that kept it out (nothing of it written).
+
+        A result may carry its record already encoded as stored (``encode_record(record,
+        result_in_row=True)``, which the executors make on their workers); else it is encoded here.
 
         Each match is guarded by its own row (``UPDATE ... WHERE status != 'done'``), so a
         result delivered twice, in one batch or in two, is stored once.  Every result of the
@@ -770,9 +774,9 @@ class Database:
         batch back, and none of it is stored.
         """
         prepared: list[tuple[int, MatchRecord, tuple[Any, ...] | StorageError]] = []
-        for match_id, record in results:  # compress before taking the write lock
+        for match_id, record, *stored in results:  # compress before taking the write lock
             try:
-                prepared.append((match_id, record, _result_values(match_id, record)))
+                prepared.append((match_id, record, _result_values(match_id, record, stored[0] if stored else None)))
             except StorageError as error:
                 prepared.append((match_id, record, error))
         outcomes: list[bool | StorageError] = []
@@ -891,7 +895,7 @@ def _tuple(value: Any) -> Any:
     return None if value is None else tuple(value)
 
 
-def _result_values(match_id: int, record: MatchRecord) -> tuple[Any, ...]:
+def _result_values(match_id: int, record: MatchRecord, stored: bytes | None = None) -> tuple[Any, ...]:
     """The ``matches`` columns of a finished match, from termination to duration.
 
     :raises StorageError: if the record has no complete ranking and scores.
@@ -901,7 +905,7 @@ def _result_values(match_id: int, record: MatchRecord) -> tuple[Any, ...]:
         raise StorageError(f"match {match_id}: the record has no complete ranking and scores")
     return (record.termination, record.reason, json.dumps(record.scores), json.dumps(record.ranking),
             None, None,  # schema 4 keeps the engine ranking and faults in the record alone
-            json.dumps(record.forfeited), encode_record(record, result_in_row=True), record.duration_s)
+            json.dumps(record.forfeited), stored or encode_record(record, result_in_row=True), record.duration_s)
 
 
 _ROW_RESULT = ("termination", "reason", "scores", "ranking", "forfeited", "duration_s")

@@ -428,7 +428,7 @@ def _store(db: Database, results: list[JobResult], summary: RunSummary) -> None:
     """Commit the played results in one batch (:meth:`Database.store_results`), then note the
     failed ones; the summary counts a result only once its transaction is committed."""
     played = [r for r in results if r.error is None and r.record is not None]
-    outcomes = db.store_results([(r.match_id, r.record) for r in played if r.record is not None])
+    outcomes = db.store_results([(r.match_id, r.record, r.stored) for r in played if r.record is not None])
     errors: dict[int, str] = {r.match_id: str(outcome) for r, outcome in zip(played, outcomes)
                               if isinstance(outcome, StorageError)}
     for result, outcome in zip(played, outcomes):

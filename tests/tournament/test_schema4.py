@@ -179,3 +179,22 @@ def test_the_engine_texts_are_left_out_only_when_the_engine_gives_them_back() ->
     kept = encode_record(record)
     assert "engine_crc" in stored_json(exact)["moves_by_column"]
     assert stored_json(kept)["moves_by_column"]["action"][-1] == "not the engine's text"
+
+
+def test_a_tournament_stores_what_its_workers_encoded_and_it_replays(tmp_path: Path) -> None:
+    """The executors encode each record on the worker (the writer only stores it)."""
+    path = tmp_path / "t.db"
+    bots = ROOT / "sample_bots" / "python"
+    run = subprocess.run([sys.executable, "-m", "arena.cli", "tournament", "run", "--game", "yahtzee", "--bot",
+                          str(bots / "random_bot"), "--bot", str(bots / "yahtzee_heuristic"), "--rounds", "1",
+                          "--workers", "1", "--sandbox", "none", "--quiet", "--db", str(path)],
+                         capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert run.returncode == 0, run.stderr
+    with Database(path, readonly=True) as db:
+        matches = db.matches(status="done")
+        assert len(matches) == 2
+        for match in matches:
+            record = db.match_record(match.id)
+            assert replay(record).ok and list(match.scores) == record.scores and record.moves
+            data = stored_json(db.conn.execute("SELECT record FROM matches WHERE id = ?", (match.id,)).fetchone()[0])
+            assert "engine_crc" in data["moves_by_column"] and "scores" not in data
