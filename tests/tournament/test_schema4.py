@@ -53,13 +53,14 @@ def test_a_schema_3_league_migrates_with_every_record_replay_page_and_rating_int
         assert reader.schema_version() == 3
     with Database(path) as db:
         assert db.schema_version() == SCHEMA_VERSION == 4 and db.integrity_problems() == []
-        tables = {name: sql for name, sql in db.conn.execute("SELECT name, sql FROM sqlite_master WHERE type = 'table'")}
+        tables = dict(db.conn.execute("SELECT name, sql FROM sqlite_master WHERE type = 'table'").fetchall())
         assert "WITHOUT ROWID" in tables["match_seats"] and "WITHOUT ROWID" in tables["rating_history"]
         assert not {"old_match_seats", "old_rating_history"} & tables.keys()
         blobs = {row[0]: (row[1], row[2]) for row in db.conn.execute("SELECT id, status, record FROM matches"
                                                                      " WHERE record IS NOT NULL")}
         assert {blob[:3] for _, blob in blobs.values()} == {_RECORD_MAGIC}
-        kept_texts = [match_id for match_id, (_, blob) in blobs.items() if "action" in stored_json(blob)["moves_by_column"]]
+        kept_texts = [match_id for match_id, (_, blob) in blobs.items()
+                      if "action" in stored_json(blob)["moves_by_column"]]
         assert kept_texts == [18]  # the handmade record, whose texts are not the engine's
         assert all(("scores" in stored_json(blob)) == (status != "done") for status, blob in blobs.values())
         before = db.conn.execute("SELECT COUNT(*) FROM rating_history").fetchone()[0]
