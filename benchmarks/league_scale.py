@@ -17,7 +17,8 @@ fault, then the ratings computed as a tournament's last step does.  Then it prin
   what ``tournament delete`` runs) in a child process: wall time, CPU time and peak memory;
 * ``arena ratings`` when the stored table is current: the whole command, process start included;
 * results committed per second by the single writer (``synchronous=FULL``), on a fresh league
-  of 2,000 pending matches, one result per transaction and batches of 50 and 500;
+  of 2,000 pending matches, one result per transaction and batches of 50 and 500, each record
+  encoded beforehand as a tournament's workers encode it;
 * database bytes per two-seat Yahtzee match, from a league of only those.
 
 Every figure comes from something that happened: a failed request, a missing rating or a
@@ -42,7 +43,7 @@ from pathlib import Path
 from web_latency import play_random, served
 
 from arena.league.ratings import update_ratings
-from arena.league.storage import Database, ScheduledMatch
+from arena.league.storage import Database, ScheduledMatch, encode_record
 from referee.games import game_class
 from referee.result import Fault, FaultKind, MatchRecord, Move, MoveStatus
 
@@ -73,7 +74,7 @@ def make_record(match_id: int, game: str, seed: int, played: Game, players: list
                        reason="benchmark", duration_s=0.5)
 
 
-def store_all(db: Database, results: list[tuple[int, MatchRecord]]) -> int:
+def store_all(db: Database, results: list[tuple[int, MatchRecord]] | list[tuple[int, MatchRecord, bytes]]) -> int:
     """Hand ``results`` to the writer in one batch (one transaction); how many it stored."""
     return sum(outcome is True for outcome in db.store_results(results))
 
@@ -233,7 +234,9 @@ def rating_figures(path: Path, matches: int) -> None:
 def writer_figure(league: League, folder: Path, count: int, batch: int) -> None:
     path = folder / f"writer-{batch}.db"
     db, pending = league.build(path, count, (("yahtzee", 2, 1.0),), play=False)
-    records = list(league.records_for(db, pending))
+    # encoded as a tournament's workers encode them (arena.executors.play_job): the writer only stores
+    records = [(match_id, record, encode_record(record, result_in_row=True))
+               for match_id, record in league.records_for(db, pending)]
     start, cpu = time.perf_counter(), time.process_time()
     for begin in range(0, len(records), batch):
         if store_all(db, records[begin:begin + batch]) != len(records[begin:begin + batch]):

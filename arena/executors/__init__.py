@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from arena.executors.keeper import BotKeeper
+from arena.league.storage import encode_record
 from referee.bots import BotSpec
 from referee.match import BotConnection, BotUnavailable, MatchConfig, run_match
 from referee.result import MatchRecord
@@ -60,6 +61,10 @@ class JobResult:
     """Playing the match (run_match with ready bots)."""
     stop_s: float = 0.0
     """Stopping bot processes."""
+    stored: bytes | None = None
+    """The record of a played match as the database keeps it (:func:`~arena.league.storage.encode_record`
+    with ``result_in_row``), made here: encoding replays the moves through the engine, which
+    would otherwise be most of the single writer's work."""
 
 
 class Executor(Protocol):
@@ -89,6 +94,7 @@ def play_job(job: MatchJob, keeper: BotKeeper, on_ready: Callable[[], None] | No
     starts its next match's bots)."""
     used: list[BotSpec | BotConnection | BotUnavailable] = []
     record: MatchRecord | None = None
+    stored: bytes | None = None
     error: str | None = None
     startup = play = 0.0
     start = time.monotonic()
@@ -102,11 +108,13 @@ def play_job(job: MatchJob, keeper: BotKeeper, on_ready: Callable[[], None] | No
         play = time.monotonic() - start - startup
         if not record.finished:
             error = f"match not finished: {record.reason or record.termination}"
+        else:
+            stored = encode_record(record, result_in_row=True)
     except Exception as exc:  # noqa: BLE001 - a referee or engine bug must not stop the tournament
         error = f"{type(exc).__name__}: {exc}"
     finally:  # also on SystemExit (SIGTERM): never leave bot processes behind
         stop_start = time.monotonic()
         keeper.release(used, record)
         stop = time.monotonic() - stop_start
-    return JobResult(job.match_id, record, error, startup, play, stop)
+    return JobResult(job.match_id, record, error, startup, play, stop, stored)
 

@@ -434,7 +434,8 @@ def rating_history(db: Database, game: str, variant: str, bot_id: int, plan: Rat
                    limit: int | None = None) -> list[tuple[int, float, float]]:
     """``(match id, mu, sigma)`` of ``bot_id`` after each of its rated matches, oldest first:
     the stored history the plan builds on, then the plan's own; only the last ``limit`` if given
-    (read newest first through the index by bot, so the cost does not grow with the league)."""
+    (read newest first through the history's key, by bot, so the cost does not grow with the
+    league)."""
     points: list[tuple[int, float, float]] = []
     if plan.after:
         # The game of each history point is checked in the small matches_by_game index, not in

@@ -56,7 +56,6 @@ CREATE TABLE IF NOT EXISTS tournament_stats (
     done INTEGER NOT NULL,
     failed INTEGER NOT NULL
 );
-CREATE INDEX IF NOT EXISTS history_by_bot ON rating_history (bot_id, match_id);
 CREATE INDEX IF NOT EXISTS matches_by_tournament ON matches (tournament_id, status, id);
 """
 

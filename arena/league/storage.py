@@ -21,21 +21,25 @@ Schema (version :data:`SCHEMA_VERSION`)::
     matches(id, tournament_id, position, round, deal, rotation, game, variant, settings, seed,
             num_players, status, termination, reason, scores, ranking, engine_ranking,
             faults, forfeited, record, duration_s, attempts, finished_at)
-    match_seats(match_id, seat, bot_id, score, rank, faults, forfeited)
+    match_seats(match_id, seat, bot_id, score, rank, faults, forfeited)     WITHOUT ROWID
     ratings(game, variant, bot_id, mu, sigma, matches)
-    rating_history(match_id, bot_id, mu, sigma)        the rating after each match
+    rating_history(bot_id, match_id, mu, sigma)        the rating after each match, WITHOUT ROWID
     rating_state(game, variant, last_match_id, rated_count)
     game_stats, bot_stats, pair_stats, tournament_stats    running totals (:mod:`arena.league.stats`)
     ladder_entrants(tournament_id, bot_id, state, reason, joined_at, active_since, changed_at)
     ladder_status(tournament_id, pid, started_at, heartbeat, in_flight, per_minute, note)
-    indexes: matches by (game, variant, status, id) and (tournament_id, status, id), seats by bot,
-    rating history by (bot, match)
+    indexes: matches by (game, variant, status, id) and (tournament_id, status, id), seats by bot
 
 **Compact records.**  ``matches.record`` holds the full match record (what ``arena show``
 prints and ``arena replay`` checks) as a zlib-compressed JSON document whose moves are
 stored by column (:func:`encode_record`): a random Gin Rummy match of 15,000 decisions
-takes about 50 kB instead of 1.5 MB.  Schema 1 stored the JSON text; opening such a file
-for writing migrates it in one transaction, and read-only commands read both.
+takes about 50 kB instead of 1.5 MB.  Schema 4 compresses with a preset dictionary, leaves
+out the seats and action texts the engine gives back from the seed and indices (a checksum
+stays), and the result the match's row holds (``engine_ranking`` and ``faults`` are then
+kept in the record alone): a two-seat Yahtzee record takes about 270 bytes instead of 740.
+Schema 1 stored the JSON text and schema 2 the compact record without those savings;
+opening such a file for writing migrates it in one transaction, and read-only commands
+read all of them.
 
 **Batched commits.**  :meth:`Database.store_results` commits many results in one
 transaction (one fsync), each still guarded by its own row's status; nothing of a batch is
@@ -63,9 +67,10 @@ from arena.league import stats as league_stats
 from referee.result import MatchRecord, MoveStatus
 
 SCHEMA_VERSION = 5
-"""1: records as JSON text; 2: records compact (:func:`encode_record`); 3: running totals
-(:mod:`arena.league.stats`) and rating history by bot; 5: ladder entrants and status
-(:data:`LADDER_SCHEMA`).  Older files are migrated on open."""
+"""1: records as JSON text; 2: records compact; 3: running totals (:mod:`arena.league.stats`)
+and rating history by bot; 4: records with a preset dictionary and the engine's texts left out
+(:func:`encode_record`), seats and rating history without row ids; 5: ladder entrants and
+status (:data:`LADDER_SCHEMA`).  Older files are migrated on open."""
 DEFAULT_DB = "arena.db"
 
 _SCHEMA = """
@@ -134,6 +139,8 @@ CREATE TABLE matches (
     UNIQUE (tournament_id, position)
 );
 CREATE INDEX matches_by_game ON matches (game, variant, status, id);
+"""
+_ROWLESS_TABLES = """
 CREATE TABLE match_seats (
     match_id INTEGER NOT NULL REFERENCES matches(id),
     seat INTEGER NOT NULL,
@@ -143,8 +150,20 @@ CREATE TABLE match_seats (
     faults INTEGER,
     forfeited INTEGER,
     PRIMARY KEY (match_id, seat)
-);
+) WITHOUT ROWID;
+CREATE TABLE rating_history (
+    match_id INTEGER NOT NULL REFERENCES matches(id),
+    bot_id INTEGER NOT NULL REFERENCES bots(id),
+    mu REAL NOT NULL,
+    sigma REAL NOT NULL,
+    PRIMARY KEY (bot_id, match_id)
+) WITHOUT ROWID;
 CREATE INDEX seats_by_bot ON match_seats (bot_id);
+"""
+"""Schema 4's tables keyed by their primary key alone: a row id and a second copy of the key
+in an index cost about 50 bytes a match.  The rating history is read by bot (a bot's page);
+deleting a game's or tournament's history, rare, reads all of it."""
+_SCHEMA += _ROWLESS_TABLES + """
 CREATE TABLE ratings (
     game TEXT NOT NULL,
     variant TEXT NOT NULL,
@@ -153,13 +172,6 @@ CREATE TABLE ratings (
     sigma REAL NOT NULL,
     matches INTEGER NOT NULL,
     PRIMARY KEY (game, variant, bot_id)
-);
-CREATE TABLE rating_history (
-    match_id INTEGER NOT NULL REFERENCES matches(id),
-    bot_id INTEGER NOT NULL REFERENCES bots(id),
-    mu REAL NOT NULL,
-    sigma REAL NOT NULL,
-    PRIMARY KEY (match_id, bot_id)
 );
 CREATE TABLE rating_state (
     game TEXT NOT NULL,
@@ -386,16 +398,54 @@ class Database:
     def _migrate(self, version: int) -> None:
         """Bring an older schema up to :data:`SCHEMA_VERSION`, in one transaction."""
         with self.transaction():
-            if version < 2:  # JSON text records -> compact records
-                rows = self.conn.execute("SELECT id, record FROM matches WHERE typeof(record) = 'text'").fetchall()
-                self.conn.executemany("UPDATE matches SET record = ? WHERE id = ?",
-                                      [(encode_record(_record_from_text(row[1])), row[0]) for row in rows])
             if version < 3:  # running totals, computed once from the stored matches
                 _execute_script(self.conn, league_stats.SCHEMA)
                 league_stats.rebuild_all(self.conn)
+            if version < 4:  # records of schema 4 (from schema 1's JSON text or schema 2's compact ones),
+                # seats and rating history without row ids
+                self._reencode_records()
+                self.conn.execute("DROP INDEX IF EXISTS seats_by_bot")
+                self.conn.execute("DROP INDEX IF EXISTS history_by_bot")  # now the table's own key
+                for table in ("match_seats", "rating_history"):
+                    self.conn.execute(f"ALTER TABLE {table} RENAME TO old_{table}")
+                _execute_script(self.conn, _ROWLESS_TABLES + league_stats.SCHEMA)
+                for table in ("match_seats", "rating_history"):
+                    columns = ", ".join(row[1] for row in self.conn.execute(f"PRAGMA table_info(old_{table})"))
+                    self.conn.execute(f"INSERT INTO {table} ({columns}) SELECT {columns} FROM old_{table}")
+                    self.conn.execute(f"DROP TABLE old_{table}")
             if version < 5:  # ladders: entrants and the running process's status
                 _execute_script(self.conn, LADDER_SCHEMA)
             self.conn.execute("UPDATE schema_version SET version = ?", (SCHEMA_VERSION,))
+
+    def _reencode_records(self) -> None:
+        """Every older record in schema 4's format, a thousand at a time (memory stays flat).
+
+        A played match's record leaves out what its row holds (when the two agree), and the row
+        no longer keeps the record's engine ranking and faults.  A record that does not decode
+        is left as it was (unreadable as before, and named by :meth:`match_record`).
+        """
+        last = 0
+        while True:
+            rows = self.conn.execute(f"SELECT id, status, record, {', '.join(_ROW_RESULT)} FROM matches"
+                                     " WHERE id > ? AND record IS NOT NULL ORDER BY id LIMIT 1000", (last,)).fetchall()
+            if not rows:
+                return
+            last = rows[-1]["id"]
+            updates = []
+            for row in rows:
+                stored = row["record"]
+                if isinstance(stored, bytes) and stored.startswith(_RECORD_MAGIC):
+                    continue
+                try:
+                    record = decode_record(stored)
+                except (ValueError, zlib.error):
+                    continue
+                in_row = row["status"] == "done" and json.dumps(_row_result(row)) == json.dumps(
+                    {name: getattr(record, name) for name in _ROW_RESULT})
+                updates.append((encode_record(record, result_in_row=in_row), int(in_row), row["id"]))
+            self.conn.executemany("UPDATE matches SET record = ?, engine_ranking = CASE WHEN ? THEN NULL"
+                                  " ELSE engine_ranking END, faults = CASE WHEN ?2 THEN NULL ELSE faults END"
+                                  " WHERE id = ?", updates)
 
     def schema_version(self) -> int | None:
         row = self.conn.execute("SELECT MAX(version) FROM schema_version").fetchone()
@@ -648,13 +698,16 @@ class Database:
 
     def match_record(self, match_id: int) -> MatchRecord | None:
         """The full record (moves included) of a played match, else ``None``."""
-        row = self.conn.execute("SELECT record FROM matches WHERE id = ?", (match_id,)).fetchone()
+        row = self.conn.execute(f"SELECT record, {', '.join(_ROW_RESULT)} FROM matches WHERE id = ?",
+                                (match_id,)).fetchone()
         if row is None:
             raise NotFoundError(f"no match {match_id} in {self.path}")
         if row["record"] is None:
             return None
         try:
-            return decode_record(row["record"])
+            return decode_record(row["record"], _row_result(row))
+        except EngineMismatchError as error:
+            raise StorageError(f"match {match_id} in {self.path}: {error}") from None
         except (ValueError, zlib.error) as error:
             raise StorageError(f"match {match_id} in {self.path} has a damaged record ({error}); "
                                + INTEGRITY_HINT.format(path=self.path)) from None
@@ -737,9 +790,13 @@ class Database:
             raise outcome
         return outcome
 
-    def store_results(self, results: Sequence[tuple[int, MatchRecord]]) -> list[bool | StorageError]:
+    def store_results(self, results: Sequence[tuple[int, MatchRecord] | tuple[int, MatchRecord, bytes | None]]
+                      ) -> list[bool | StorageError]:
         """Commit finished matches in one transaction: per match, ``True`` if stored now,
         ``False`` if it was already done, or the error that kept it out (nothing of it written).
+
+        A result may carry its record already encoded as stored (``encode_record(record,
+        result_in_row=True)``, which the executors make on their workers); else it is encoded here.
 
         Each match is guarded by its own row (``UPDATE ... WHERE status != 'done'``), so a
         result delivered twice, in one batch or in two, is stored once.  Every result of the
@@ -747,9 +804,9 @@ class Database:
         batch back, and none of it is stored.
         """
         prepared: list[tuple[int, MatchRecord, tuple[Any, ...] | StorageError]] = []
-        for match_id, record in results:  # compress before taking the write lock
+        for match_id, record, *stored in results:  # compress before taking the write lock
             try:
-                prepared.append((match_id, record, _result_values(match_id, record)))
+                prepared.append((match_id, record, _result_values(match_id, record, stored[0] if stored else None)))
             except StorageError as error:
                 prepared.append((match_id, record, error))
         outcomes: list[bool | StorageError] = []
@@ -868,7 +925,7 @@ def _tuple(value: Any) -> Any:
     return None if value is None else tuple(value)
 
 
-def _result_values(match_id: int, record: MatchRecord) -> tuple[Any, ...]:
+def _result_values(match_id: int, record: MatchRecord, stored: bytes | None = None) -> tuple[Any, ...]:
     """The ``matches`` columns of a finished match, from termination to duration.
 
     :raises StorageError: if the record has no complete ranking and scores.
@@ -877,8 +934,19 @@ def _result_values(match_id: int, record: MatchRecord) -> tuple[Any, ...]:
     if n == 0 or len(record.ranking) != n or len(record.scores) != n:
         raise StorageError(f"match {match_id}: the record has no complete ranking and scores")
     return (record.termination, record.reason, json.dumps(record.scores), json.dumps(record.ranking),
-            json.dumps(record.engine_ranking), json.dumps([f.to_json() for f in record.faults]),
-            json.dumps(record.forfeited), encode_record(record), record.duration_s)
+            None, None,  # schema 4 keeps the engine ranking and faults in the record alone
+            json.dumps(record.forfeited), stored or encode_record(record, result_in_row=True), record.duration_s)
+
+
+_ROW_RESULT = ("termination", "reason", "scores", "ranking", "forfeited", "duration_s")
+"""The record's fields a played match's row holds too (for lists and pages): schema 4's
+records leave them out (:func:`encode_record` with ``result_in_row``)."""
+
+
+def _row_result(row: sqlite3.Row) -> dict[str, Any]:
+    """The :data:`_ROW_RESULT` fields of a ``matches`` row, as in :meth:`MatchRecord.to_json`."""
+    return {name: row[name] if name in ("termination", "reason", "duration_s") else _loads(row[name])
+            for name in _ROW_RESULT}
 
 
 def _execute_script(conn: sqlite3.Connection, script: str) -> None:
@@ -890,54 +958,158 @@ def _execute_script(conn: sqlite3.Connection, script: str) -> None:
 
 # --- compact records ---------------------------------------------------------------------------------
 _COMPACT_MAGIC = b"AR2"
-"""Prefix of a compact record (schema 2): the rest is zlib-compressed JSON."""
+"""Prefix of a schema-2 compact record: the rest is zlib-compressed JSON (moves by column)."""
+_RECORD_MAGIC = b"AR4"
+"""Prefix of a schema-4 record: zlib with the preset dictionary :data:`_ZDICT_AR4`, and the
+seats and action texts left to the engine when it gives them back."""
+_ZDICT_AR4 = (
+    b"process_exit startup invalid error forfeited no answer within index of actions deadline s exceeded"
+    b" after hands rounds games wins team seat totals points gin_rummy standard oklahoma straight jass"
+    b" schieber yaniv yoninkan yams reroll score ones twos threes fours fives sixes three_kind four_kind"
+    b" full_house small_straight large_straight chance yahtzee"
+    b'{"match_id":"","game":"yahtzee","variant":"yahtzee","num_players":2,"settings":{},"seed":,'
+    b'"players":["@1.0","@1.0"],"faults":[{"seat":0,"kind":"timeout","detail":"","decision":}],'
+    b'"forfeited":[],"scores":[.0,.0],"ranking":[0,1],"engine_ranking":[0,1],"termination":"normal",'
+    b'"reason":"totals seat 0 , seat 1 ","duration_s":0.,"bank_used":[0.0,0.0],'
+    b'"time_control":{"move_timeout":1.0,"time_bank":10.0,"max_faults":3,"startup_timeout":10.0},'
+    b'"sandbox":{"mode":"bwrap","limits":{"memory_mb":1024,"cpu_seconds":600,"open_files":256,'
+    b'"file_size_mb":64,"processes":128,"tmp_mb":64}},"format":1,'
+    b'"moves_by_column":{"status":{},"comment":{},"engine_crc":,"index":[],"elapsed_us":[')
+"""zlib's preset dictionary of :data:`_RECORD_MAGIC` records: the field names and the values
+most records share, which zlib then refers to instead of spelling out.  Frozen: a record is
+decoded with the dictionary it was compressed with, so a new dictionary needs a new prefix."""
 
 
-def encode_record(record: MatchRecord) -> bytes:
-    """The record as stored: :meth:`MatchRecord.to_json` with the moves by column.
+class EngineMismatchError(ValueError):
+    """A stored record's moves are no longer what the engine plays from its seed, so the
+    action texts left to the engine cannot be given back (the engine changed since)."""
 
-    Seats, indices, action texts and times are lists (times in whole microseconds, exact for
-    the referee's millisecond times rounded to 3 decimals); statuses other than ``ok`` and
-    non-empty comments are sparse maps from move number.  zlib then folds the repeated action
-    texts.  :func:`decode_record` gives back an equal record.
+
+def encode_record(record: MatchRecord, *, result_in_row: bool = False) -> bytes:
+    """The record as stored: :meth:`MatchRecord.to_json` with the moves by column, compressed
+    with a preset dictionary of what records share.
+
+    Indices and times are lists (times in whole microseconds, exact for the referee's
+    millisecond times rounded to 3 decimals); statuses other than ``ok`` and non-empty comments
+    are sparse maps from move number.  Seats and action texts are what the engine plays from
+    the seed and indices in every record the referee writes: then only their checksum is kept
+    (``engine_crc``) and :func:`decode_record` asks the engine again; a record the engine does
+    not replay keeps them as lists.  With ``result_in_row``, the fields of :data:`_ROW_RESULT`
+    are left out: the match's row holds them.  :func:`decode_record` gives back an equal record.
     """
     moves = record.moves
     data = dataclasses.replace(record, moves=[]).to_json()  # the moves go by column, read straight from them
     del data["moves"]
-    data["moves_by_column"] = {
-        "seat": [m.seat for m in moves],
-        "index": [m.index for m in moves],
-        "action": [m.action for m in moves],
-        "elapsed_us": [round(m.elapsed_ms * 1000) for m in moves],
+    if result_in_row:
+        for name in _ROW_RESULT:
+            del data[name]
+    plays = [(m.seat, m.action) for m in moves]
+    columns: dict[str, Any] = {
         "status": {str(i): m.status.value for i, m in enumerate(moves) if m.status is not MoveStatus.OK},
-        "comment": {str(i): m.comment for i, m in enumerate(moves) if m.comment},
-    }
-    return _COMPACT_MAGIC + zlib.compress(json.dumps(data, separators=(",", ":")).encode(), 9)
+        "comment": {str(i): m.comment for i, m in enumerate(moves) if m.comment}}
+    if moves and _engine_agrees(data, [m.index for m in moves], plays):
+        columns["engine_crc"] = _plays_crc(plays)
+    else:
+        columns["seat"], columns["action"] = [m.seat for m in moves], [m.action for m in moves]
+    columns["index"] = [m.index for m in moves]
+    columns["elapsed_us"] = [round(m.elapsed_ms * 1000) for m in moves]
+    data["moves_by_column"] = columns
+    compressor = zlib.compressobj(9, zdict=_ZDICT_AR4)
+    return _RECORD_MAGIC + compressor.compress(json.dumps(data, separators=(",", ":")).encode()) + compressor.flush()
 
 
-def decode_record(stored: bytes | str) -> MatchRecord:
-    """A stored record, compact (schema 2) or JSON text (schema 1).
+def decode_record(stored: bytes | str, row_result: dict[str, Any] | None = None) -> MatchRecord:
+    """A stored record: schema 4's, schema 2's compact one, or schema 1's JSON text.
 
-    :raises ValueError: if it is neither, or its fields are not a record's.
+    ``row_result``: the :data:`_ROW_RESULT` fields of the match's row, for a record that
+    left them out.
+
+    :raises EngineMismatchError: if the engine no longer plays the record's moves.
+    :raises ValueError: if it is none of those, or its fields are not a record's.
     :raises zlib.error: if the compressed bytes are damaged.
     """
     if isinstance(stored, str):
         return _record_from_text(stored)
-    if not stored.startswith(_COMPACT_MAGIC):
+    if stored.startswith(_RECORD_MAGIC):
+        decompressor = zlib.decompressobj(zdict=_ZDICT_AR4)
+        text = decompressor.decompress(stored[len(_RECORD_MAGIC):]) + decompressor.flush()
+        if not decompressor.eof or decompressor.unused_data:
+            raise zlib.error("the compressed record is cut short or has bytes after its end")
+    elif stored.startswith(_COMPACT_MAGIC):
+        text = zlib.decompress(stored[len(_COMPACT_MAGIC):])
+    else:
         raise ValueError("not a compact match record")
-    data = json.loads(zlib.decompress(stored[len(_COMPACT_MAGIC):]))
+    data = json.loads(text)
+    if isinstance(data, dict) and "termination" not in data:
+        if row_result is None:
+            raise ValueError("the record's result is in its match row, which was not given")
+        data.update(row_result)
     columns = data.pop("moves_by_column", None)
     if not isinstance(columns, dict):
         raise ValueError("compact match record without moves")
     try:
-        status, comment = columns["status"], columns["comment"]
+        status, comment, indices = columns["status"], columns["comment"], columns["index"]
+        if "engine_crc" in columns:
+            plays = _engine_plays(data, indices)
+            if len(plays) != len(indices) or _plays_crc(plays) != columns["engine_crc"]:
+                raise EngineMismatchError(
+                    "its moves are not what this arena's engine plays from its seed (the engine changed since "
+                    "it was stored), so its action texts cannot be given back")
+            seats, actions = [seat for seat, _ in plays], [action for _, action in plays]
+        else:
+            seats, actions = columns["seat"], columns["action"]
         data["moves"] = [{"seat": seat, "index": index, "action": action, "elapsed_ms": elapsed / 1000,
                           "status": status.get(str(i), MoveStatus.OK.value), "comment": comment.get(str(i), "")}
                          for i, (seat, index, action, elapsed) in enumerate(zip(
-                             columns["seat"], columns["index"], columns["action"], columns["elapsed_us"], strict=True))]
+                             seats, indices, actions, columns["elapsed_us"], strict=True))]
+    except EngineMismatchError:
+        raise
     except (KeyError, TypeError, AttributeError, ValueError) as error:
         raise ValueError(f"compact match record with malformed moves ({type(error).__name__})") from None
     return MatchRecord.from_json(data)
+
+
+def _engine_moves(data: dict[str, Any], indices: Sequence[int]) -> Iterator[tuple[int, str]]:
+    """``(seat, action text)`` of each move the engine plays for ``indices`` from the seed of the
+    record ``data`` (:meth:`MatchRecord.to_json`); ends early at an index it refuses."""
+    from referee.games import make_game  # the engines are loaded only where records are read or written
+
+    game = make_game(data["game"], variant=data["variant"], num_players=data["num_players"],
+                     settings=data["settings"])
+    state = game.new_initial_state(data["seed"])
+    for index in indices:
+        if state.is_terminal() or not isinstance(index, int):
+            return
+        legal = state.legal_actions()
+        if not 0 <= index < len(legal):
+            return
+        yield state.current_player(), str(legal[index])
+        state.apply(legal[index])
+
+
+def _engine_agrees(data: dict[str, Any], indices: list[int], plays: list[tuple[int, str]]) -> bool:
+    """Whether the engine plays exactly ``plays`` for ``indices`` (stops at the first difference)."""
+    try:
+        derived = _engine_moves(data, indices)
+        return all(next(derived, None) == play for play in plays)
+    except Exception:  # noqa: BLE001 - a record the engine cannot replay keeps its texts
+        return False
+
+
+def _engine_plays(data: dict[str, Any], indices: list[int]) -> list[tuple[int, str]]:
+    """What the engine plays for ``indices``, as far as it accepts them.
+
+    :raises EngineMismatchError: if the engine fails on the record.
+    """
+    try:
+        return list(_engine_moves(data, indices))
+    except Exception as error:  # noqa: BLE001 - an engine that fails on a stored record is a finding
+        raise EngineMismatchError(f"this arena's engine fails on its moves ({type(error).__name__}: {error})") \
+            from None
+
+
+def _plays_crc(plays: Sequence[tuple[int, str]]) -> int:
+    return zlib.crc32("\n".join(f"{seat} {action}" for seat, action in plays).encode())
 
 
 def _record_from_text(text: str) -> MatchRecord:

@@ -9,7 +9,7 @@ import sys
 import time
 from pathlib import Path
 
-from arena.league.storage import Database, decode_record
+from arena.league.storage import Database
 
 from .helpers import ROOT, tournament_db
 from .test_league_stats import assert_totals_match_the_matches
@@ -80,7 +80,6 @@ def test_a_batch_stores_each_result_once_and_refuses_only_the_bad_ones(tmp_path:
     assert outcomes[0] is True and outcomes[2] is False and outcomes[4] is True
     assert "2 seats but the record 1 players" in str(outcomes[1]) and "no match 999" in str(outcomes[3])
     assert db.match(a).ranking == (0, 1) and db.match(b).status == "pending" and db.match(c).ranking == (1, 0)
-    assert decode_record(db.conn.execute("SELECT record FROM matches WHERE id = ?", (a,)).fetchone()[0]).ranking \
-        == [0, 1]
+    assert db.match_record(a).ranking == [0, 1]
     assert db.store_results([]) == []
     db.close()
