@@ -139,15 +139,18 @@ def run_loop(db: Database, source: JobSource, summary: RunSummary, make_executor
     abandon = False
     stopped_at: float | None = None
     progress.start(summary.total, summary.done_before)
+    def begin_stop(running: int) -> float:
+        summary.interrupted = True
+        source.stop()
+        if on_stopping is not None:
+            on_stopping(running)
+        return time.monotonic()
+
     try:
         executor = make_executor()
         while not source.exhausted() or executor.running():
             if signals[0] and stopped_at is None:
-                stopped_at = time.monotonic()
-                summary.interrupted = True
-                source.stop()
-                if on_stopping is not None:
-                    on_stopping(executor.running())
+                stopped_at = begin_stop(executor.running())
             if stopped_at is not None and (signals[0] >= 2 or (grace is not None
                                                                and time.monotonic() - stopped_at > grace)):
                 abandon = True
@@ -159,6 +162,11 @@ def run_loop(db: Database, source: JobSource, summary: RunSummary, make_executor
                 for job in source.take(free) if free > 0 else []:
                     executor.submit(job)
             results = executor.poll(POLL_S)
+            if signals[0] and stopped_at is None:
+                # A signal during the poll: the source learns of the stop before it hears of these
+                # results (a SIGTERM to the process group kills the workers too; their matches are
+                # casualties of the stop, not failures).
+                stopped_at = begin_stop(executor.running() + len(results))
             stored = store_batch(db, results, summary)  # one transaction; reported after its commit
             for result in results:
                 progress.advance(result.error is None, len(result.record.faults) if result.record else 0)
