@@ -52,7 +52,7 @@ def test_a_schema_3_league_migrates_with_every_record_replay_page_and_rating_int
     with Database(path, readonly=True) as reader:
         assert reader.schema_version() == 3
     with Database(path) as db:
-        assert db.schema_version() == SCHEMA_VERSION == 4 and db.integrity_problems() == []
+        assert db.schema_version() == SCHEMA_VERSION and db.integrity_problems() == []
         tables = dict(db.conn.execute("SELECT name, sql FROM sqlite_master WHERE type = 'table'").fetchall())
         assert "WITHOUT ROWID" in tables["match_seats"] and "WITHOUT ROWID" in tables["rating_history"]
         assert not {"old_match_seats", "old_rating_history"} & tables.keys()
@@ -67,7 +67,7 @@ def test_a_schema_3_league_migrates_with_every_record_replay_page_and_rating_int
         assert before == 2 * 10 + 4 * 4 + 3 * 3  # two-seat, four-seat and three-seat matches, rated
     assert league_view(path) == expected  # migrated: the same records, replays, pages and ratings
     with Database(path) as again:  # opening it again changes nothing
-        assert again.schema_version() == 4 and again.conn.execute("SELECT COUNT(*) FROM rating_history").fetchone()[0] \
+        assert again.schema_version() == SCHEMA_VERSION and again.conn.execute("SELECT COUNT(*) FROM rating_history").fetchone()[0] \
             == before
 
 
