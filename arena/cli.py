@@ -309,9 +309,17 @@ def _register_web_commands() -> None:
     main.add_command(cli_web.serve, "serve")
 
 
+def _register_account_commands() -> None:
+    """``user`` lives in :mod:`arena.cli_user`."""
+    from arena import cli_user
+
+    main.add_command(cli_user.user_group, "user")
+
+
 _register_tournament_commands()
 _register_bot_author_commands()
 _register_web_commands()
+_register_account_commands()
 
 if __name__ == "__main__":
     main()

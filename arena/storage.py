@@ -26,6 +26,7 @@ Schema (version :data:`SCHEMA_VERSION`)::
     rating_history(match_id, bot_id, mu, sigma)        the rating after each match
     rating_state(game, variant, last_match_id, rated_count)
     game_stats, bot_stats, pair_stats, tournament_stats    running totals (:mod:`arena.league_stats`)
+    users, web_sessions    accounts of people who submit bots (:mod:`arena.submission.accounts`)
     indexes: matches by (game, variant, status, id) and (tournament_id, status, id), seats by bot,
     rating history by (bot, match)
 
@@ -58,11 +59,15 @@ from pathlib import Path
 from typing import Any
 
 from arena import league_stats
+from arena.submission import accounts
 from referee.result import MatchRecord, MoveStatus
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 6
 """1: records as JSON text; 2: records compact (:func:`encode_record`); 3: running totals
-(:mod:`arena.league_stats`) and rating history by bot.  Older files are migrated on open."""
+(:mod:`arena.league_stats`) and rating history by bot; 6: accounts and web sessions
+(:mod:`arena.submission.accounts`).  Older files are migrated on open."""
+_STATS_SINCE = 3
+"""The first schema with the running totals."""
 DEFAULT_DB = "arena.db"
 
 _SCHEMA = """
@@ -335,7 +340,7 @@ class Database:
             if not create:
                 raise StorageError(f"no arena database at {self.path}")
             with self.transaction():
-                _execute_script(self.conn, _SCHEMA + league_stats.SCHEMA)
+                _execute_script(self.conn, _SCHEMA + league_stats.SCHEMA + ';' + accounts.SCHEMA)
                 self.conn.execute("INSERT INTO schema_version (version) VALUES (?)", (SCHEMA_VERSION,))
             self.has_stats = True
             return
@@ -351,7 +356,7 @@ class Database:
             raise StorageError(f"{self.path} uses database schema {version}, which this arena cannot migrate")
         if version < SCHEMA_VERSION and not self.readonly:
             self._migrate(version)
-        self.has_stats = self.schema_version() == SCHEMA_VERSION
+        self.has_stats = (self.schema_version() or 0) >= _STATS_SINCE
         """Whether the running totals are stored (else, a read-only view of an older file, they are computed)."""
 
     def _migrate(self, version: int) -> None:
@@ -364,6 +369,8 @@ class Database:
             if version < 3:  # running totals, computed once from the stored matches
                 _execute_script(self.conn, league_stats.SCHEMA)
                 league_stats.rebuild_all(self.conn)
+            if version < 6:  # accounts: users and their web sessions
+                _execute_script(self.conn, accounts.SCHEMA)
             self.conn.execute("UPDATE schema_version SET version = ?", (SCHEMA_VERSION,))
 
     def schema_version(self) -> int | None:

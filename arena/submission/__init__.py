@@ -1,0 +1,1 @@
+"""Bot submission: accounts, uploads, builds, checks."""
