@@ -27,8 +27,9 @@ import re
 import secrets
 import sqlite3
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # arena.storage imports this module for SCHEMA
     from arena.storage import Database
@@ -121,12 +122,14 @@ def _new_token() -> tuple[str, str]:
     return f"{TOKEN_PREFIX}{token_id}_{secrets.token_urlsafe(TOKEN_SECRET_BYTES)}", token_id
 
 
-_USER_COLUMNS = "id, name, admin, disabled, created_at, token_id, token_created_at"
+_USER_COLUMNS = "users.id, users.name, users.admin, users.disabled, users.created_at, users.token_id, " \
+                "users.token_created_at"
+"""What :func:`_user` reads, in its order (never the token hash)."""
 
 
-def _user(row: sqlite3.Row | tuple[object, ...]) -> User:
-    return User(id=int(row[0]), name=str(row[1]), admin=bool(row[2]), disabled=bool(row[3]),  # type: ignore[arg-type]
-                created_at=float(row[4]), token_id=str(row[5]), token_created_at=float(row[6]))  # type: ignore[arg-type]
+def _user(row: Sequence[Any]) -> User:
+    return User(id=int(row[0]), name=str(row[1]), admin=bool(row[2]), disabled=bool(row[3]),
+                created_at=float(row[4]), token_id=str(row[5]), token_created_at=float(row[6]))
 
 
 def add_user(db: Database, name: str, *, admin: bool = False) -> tuple[User, str]:
@@ -199,7 +202,7 @@ def authenticate(db: Database, token: str) -> User | None:
     if match is None:
         return None
     row = db.conn.execute(f"SELECT {_USER_COLUMNS}, token_hash FROM users WHERE token_id = ?",
-                       (match.group(1),)).fetchone()
+                          (match.group(1),)).fetchone()
     if row is None or not hmac.compare_digest(_digest(token), str(row[7])) or row[3]:
         return None
     return _user(row)
@@ -223,10 +226,9 @@ def start_session(db: Database, account: User, *, seconds: float = SESSION_SECON
 def session(db: Database, session_id: str) -> Session | None:
     """The live session with this id, else ``None`` (unknown, expired, signed out, or its
     user disabled)."""
-    columns = ", ".join(f"users.{c.strip()}" for c in _USER_COLUMNS.split(","))
-    row = db.conn.execute(f"SELECT {columns}, web_sessions.csrf, web_sessions.expires_at FROM web_sessions "
-                       "JOIN users ON users.id = web_sessions.user_id WHERE web_sessions.id_hash = ?",
-                       (_digest(session_id),)).fetchone()
+    row = db.conn.execute(f"SELECT {_USER_COLUMNS}, web_sessions.csrf, web_sessions.expires_at FROM web_sessions "
+                          "JOIN users ON users.id = web_sessions.user_id WHERE web_sessions.id_hash = ?",
+                          (_digest(session_id),)).fetchone()
     if row is None or row[3] or float(row[8]) <= time.time():
         return None
     return Session(user=_user(row), csrf=str(row[7]), expires_at=float(row[8]))
