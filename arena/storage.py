@@ -294,13 +294,15 @@ class Database:
     WAL lets it read while a tournament writes.
     Otherwise the file must be an arena database, or (with ``create``) absent or empty, in
     which case the current schema is created.  A foreign SQLite file is refused before any
-    change is made to it.
+    change is made to it.  ``pooled`` lets a writing connection too be used from any thread,
+    one at a time (the web server's accounts door pools them).
 
     :raises SchemaTooNewError: if the file's schema is newer than this arena knows.
     :raises StorageError: if the file is not an arena database or cannot be opened.
     """
 
-    def __init__(self, path: str | os.PathLike[str], *, create: bool = True, readonly: bool = False) -> None:
+    def __init__(self, path: str | os.PathLike[str], *, create: bool = True, readonly: bool = False,
+                 pooled: bool = False) -> None:
         self.path = Path(path)
         self.readonly = readonly
         self._deadlines: list[float] = []
@@ -318,7 +320,8 @@ class Database:
                                             check_same_thread=False)
                 self.conn.execute("PRAGMA query_only=ON")
             else:
-                self.conn = sqlite3.connect(self.path, isolation_level=None, timeout=30.0)
+                self.conn = sqlite3.connect(self.path, isolation_level=None, timeout=30.0,
+                                            check_same_thread=not pooled)
             self.conn.row_factory = sqlite3.Row
             self._check_schema(create=create and not readonly)
             if not readonly:

@@ -20,8 +20,8 @@
   127.0.0.1).
 
 Accounts need writes, while the league views stay read-only (:class:`~arena.web.store.ReadOnlyStore`):
-these routes open their own read-write connection per request (:class:`AccountsDoor`), which
-touches only the accounts tables.
+these routes borrow read-write connections of their own (:class:`AccountsDoor`), which touch
+only the accounts tables.
 """
 
 from __future__ import annotations
@@ -107,7 +107,9 @@ class RateLimiter:
 
 
 class AccountsDoor:
-    """The web's writable door to the accounts tables, one connection per request.
+    """The web's writable door to the accounts tables: pooled read-write connections, as
+    :class:`~arena.web.store.ReadOnlyStore` pools read-only ones (opening one per request
+    would cost its schema check every time).
 
     Opening it migrates an older league file to the accounts schema (as any writer does).
 
@@ -117,16 +119,35 @@ class AccountsDoor:
     def __init__(self, db_path: str | Path, config: AccountsConfig) -> None:
         self.path = Path(db_path)
         self.config = config
-        Database(self.path, create=False).close()
+        first = Database(self.path, create=False, pooled=True)
+        self._lock = threading.Lock()
+        self._idle = [first]
+        self._all = [first]
         self.sign_in_failures = RateLimiter(config.max_failed_sign_ins, config.window_seconds)
         self.registrations = RateLimiter(config.max_registrations, config.window_seconds)
 
     @contextmanager
     def connect(self) -> Iterator[Database]:
-        """A read-write connection for one request (short transactions; WAL lets a tournament
-        write meanwhile)."""
-        with Database(self.path, create=False) as db:
+        """A read-write connection for one request (short transactions, each rolled back if it
+        fails, so a connection goes back idle; WAL lets a tournament write meanwhile)."""
+        with self._lock:
+            db = self._idle.pop() if self._idle else None
+        if db is None:
+            db = Database(self.path, create=False, pooled=True)
+            with self._lock:
+                self._all.append(db)
+        try:
             yield db
+        finally:
+            with self._lock:
+                self._idle.append(db)
+
+    def close(self) -> None:
+        with self._lock:
+            for db in self._all:
+                db.close()
+            self._all.clear()
+            self._idle.clear()
 
 
 def _door(request: Request) -> AccountsDoor:

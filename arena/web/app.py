@@ -115,6 +115,8 @@ def create_app(db_path: str | Path, play: PlayConfig | None = None, query_second
         yield
         if manager is not None:
             manager.close()
+        if door is not None:
+            door.close()
         store.close()
 
     app = Starlette(
