@@ -83,25 +83,31 @@ class RateLimiter:
         self._events: OrderedDict[str, list[float]] = OrderedDict()
         self._lock = threading.Lock()
 
-    def retry_after(self, key: str) -> float:
-        """Seconds until ``key`` may try again (0: now)."""
+    def take(self, key: str) -> float:
+        """Count an attempt of ``key`` if its limit allows one now (0 is returned), else the
+        seconds until it will.  Checking and counting are one step, so a burst of
+        simultaneous attempts cannot all pass the check before any is counted."""
         now = time.monotonic()
         with self._lock:
-            recent = [t for t in self._events.get(key, []) if t > now - self.window]
+            recent = [t for t in self._events.pop(key, []) if t > now - self.window]
+            wait = recent[0] + self.window - now if len(recent) >= self.limit else 0.0
+            if not wait:
+                recent.append(now)
             if recent:
-                self._events[key] = recent
-            else:
-                self._events.pop(key, None)
-            return 0.0 if len(recent) < self.limit else recent[0] + self.window - now
-
-    def record(self, key: str) -> None:
-        with self._lock:
-            self._events.setdefault(key, []).append(time.monotonic())
-            self._events.move_to_end(key)
+                self._events[key] = recent  # (re)inserted last: the most recent client
             while len(self._events) > self.max_keys:
                 self._events.popitem(last=False)
+            return wait
+
+    def give_back(self, key: str) -> None:
+        """Uncount ``key``'s latest attempt (it did not count after all)."""
+        with self._lock:
+            events = self._events.get(key)
+            if events:
+                events.pop()
 
     def forget(self, key: str) -> None:
+        """Uncount every attempt of ``key`` (a successful sign-in clears the failures)."""
         with self._lock:
             self._events.pop(key, None)
 
@@ -265,10 +271,10 @@ async def sign_in(request: Request) -> Response:
     """``POST /sign-in``: name and token; a session cookie, or the form again with an error."""
     door = _door(request)
     client = _client(request)
-    wait = door.sign_in_failures.retry_after(client)
+    fields = await read_form(request)
+    wait = door.sign_in_failures.take(client)  # counted as a failure until it succeeds
     if wait > 0:
         raise _too_many(wait, "failed sign-ins")
-    fields = await read_form(request)
     name, token = fields.get("name", "").strip(), fields.get("token", "").strip()
     previous = request.cookies.get(SESSION_COOKIE, "")
 
@@ -283,7 +289,6 @@ async def sign_in(request: Request) -> Response:
 
     started = await run_in_threadpool(check)
     if started is None:
-        door.sign_in_failures.record(client)
         return await run_in_threadpool(_page, request, "sign_in.html", {"error": "wrong name or token", "name": name},
                                        401, {"WWW-Authenticate": 'Bearer realm="arena"'})
     door.sign_in_failures.forget(client)
@@ -323,10 +328,10 @@ async def register(request: Request) -> Response:
     """``POST /register``: a new (non-admin) user, whose token is shown on this page only."""
     door = _door(request)
     client = _client(request)
-    wait = door.registrations.retry_after(client)
+    fields = await read_form(request)
+    wait = door.registrations.take(client)
     if wait > 0:
         raise _too_many(wait, "registrations")
-    fields = await read_form(request)
     name = fields.get("name", "").strip()
 
     def add() -> tuple[accounts.User, str]:
@@ -336,8 +341,8 @@ async def register(request: Request) -> Response:
     try:
         user, token = await run_in_threadpool(add)
     except accounts.AccountError as error:
+        door.registrations.give_back(client)  # nothing was created
         return await run_in_threadpool(_page, request, "register.html", {"error": str(error), "name": name}, 400)
-    door.registrations.record(client)
     return await run_in_threadpool(_page, request, "registered.html", {"user": user, "token": token}, 200,
                                    {"Cache-Control": "no-store"})
 

@@ -11,8 +11,10 @@ import json
 import signal
 import subprocess
 import sys
+import threading
 import urllib.parse
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from email.message import Message
 from http.cookies import SimpleCookie
 from pathlib import Path
@@ -206,6 +208,21 @@ def test_a_flood_of_failed_sign_ins_is_stopped_for_that_client_only(server: Serv
     assert status == 429 and int(headers["Retry-After"]) > 0 and "too many failed sign-ins" in page
     assert flooder.sign_in("alice", tokens["alice"])[0] == 429  # even the right token, until the window passes
     assert Client(server).sign_in("alice", tokens["alice"])[0] == 303  # another client is not held up
+
+
+def test_a_burst_of_simultaneous_failed_sign_ins_gets_no_more_tries_than_the_limit(server: Server, league) -> None:
+    _, tokens = league
+    flooder = Client(server, forwarded_for="203.0.113.8")
+    csrf = flooder.csrf()
+    start = threading.Barrier(20)
+
+    def attempt() -> int:
+        start.wait()
+        return flooder.request("POST", "/sign-in", {"csrf": csrf, "name": "alice", "token": tokens["bob"]})[0]
+
+    with ThreadPoolExecutor(20) as pool:
+        statuses = sorted(pool.map(lambda _: attempt(), range(20)))
+    assert statuses == [401] * AccountsConfig().max_failed_sign_ins + [429] * (20 - AccountsConfig().max_failed_sign_ins)
 
 
 def test_open_registration_is_off_by_default(server: Server) -> None:
