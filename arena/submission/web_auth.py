@@ -106,11 +106,6 @@ class RateLimiter:
             if events:
                 events.pop()
 
-    def forget(self, key: str) -> None:
-        """Uncount every attempt of ``key`` (a successful sign-in clears the failures)."""
-        with self._lock:
-            self._events.pop(key, None)
-
 
 class AccountsDoor:
     """The web's writable door to the accounts tables: pooled read-write connections, as
@@ -272,7 +267,7 @@ async def sign_in(request: Request) -> Response:
     door = _door(request)
     client = _client(request)
     fields = await read_form(request)
-    wait = door.sign_in_failures.take(client)  # counted as a failure until it succeeds
+    wait = door.sign_in_failures.take(client)  # counted as a failure unless it succeeds
     if wait > 0:
         raise _too_many(wait, "failed sign-ins")
     name, token = fields.get("name", "").strip(), fields.get("token", "").strip()
@@ -291,7 +286,9 @@ async def sign_in(request: Request) -> Response:
     if started is None:
         return await run_in_threadpool(_page, request, "sign_in.html", {"error": "wrong name or token", "name": name},
                                        401, {"WWW-Authenticate": 'Bearer realm="arena"'})
-    door.sign_in_failures.forget(client)
+    # Only failures count, and a success uncounts itself alone: signing in to an account of
+    # one's own must not reset the count of guesses at others'.
+    door.sign_in_failures.give_back(client)
     session_id, session = started
     response = RedirectResponse("/", status_code=303)
     response.set_cookie(SESSION_COOKIE, session_id, max_age=int(session.expires_at - time.time()), path="/",

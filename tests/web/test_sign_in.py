@@ -210,6 +210,16 @@ def test_a_flood_of_failed_sign_ins_is_stopped_for_that_client_only(server: Serv
     assert Client(server).sign_in("alice", tokens["alice"])[0] == 303  # another client is not held up
 
 
+def test_signing_in_to_ones_own_account_does_not_reset_the_failed_sign_ins(server: Server, league) -> None:
+    _, tokens = league
+    guesser = Client(server, forwarded_for="203.0.113.9")
+    for _ in range(AccountsConfig().max_failed_sign_ins - 1):
+        assert guesser.sign_in("alice", tokens["bob"])[0] == 401
+    assert guesser.sign_in("bob", tokens["bob"])[0] == 303  # bob's own account
+    assert guesser.sign_in("alice", tokens["bob"])[0] == 401  # the limit's last failure
+    assert guesser.sign_in("alice", tokens["bob"])[0] == 429
+
+
 def test_a_burst_of_simultaneous_failed_sign_ins_gets_no_more_tries_than_the_limit(server: Server, league) -> None:
     _, tokens = league
     flooder = Client(server, forwarded_for="203.0.113.8")
