@@ -49,7 +49,7 @@ def _leaf_commands(group: click.Group, prefix: tuple[str, ...] = ()) -> Iterator
             yield prefix + (name,), command
 
 
-WRITERS = {("demo",), ("proto",), ("new-bot",)}
+WRITERS = {("demo",), ("proto",), ("new-bot",), ("user", "add")}
 """Commands that succeed with almost any folder name (they create it): they get junk of
 their own below, so that the fuzz never writes outside its temporary folder."""
 READERS = {("docs",)}
@@ -134,6 +134,10 @@ def test_junk_to_demo(junk_folder: Path, args: list[str]) -> None:
     ["new-bot", "", "--language", "python"], ["new-bot", "x", "--language", "cobol"],
     ["new-bot", "x", "--language", "python", "--game", "chess"], ["new-bot", "FILE:a-folder", "--language", "go"],
     ["new-bot", "FILE:empty.file", "--language", "node"], ["new-bot", "/proc/1/x", "--language", "cpp"],
+    ["user", "add", ""], ["user", "add", "<script>alert(1)</script>"], ["user", "add", "a\nb", "--admin"],
+    ["user", "add", "alice", "--db", "FILE:a-folder"], ["user", "add", "alice", "--db", "FILE:other.sqlite"],
+    ["user", "add", "alice", "--db", "FILE:binary.bin"], ["user", "add", "alice", "--db", "/nonexistent/dir/x.db"],
+    ["user", "add", "alice", "--no-such-option"],
 ])
 def test_junk_to_the_commands_that_write(junk_folder: Path, args: list[str]) -> None:
     args = [str(junk_folder / arg[5:]) if arg.startswith("FILE:") else arg for arg in args]

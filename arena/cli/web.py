@@ -1,5 +1,6 @@
-"""``arena serve``: the read-only web leaderboard and replay viewer (arena.web), and with
-``--play`` the Play area where visitors play against bots."""
+"""``arena serve``: the read-only web leaderboard and replay viewer (arena.web), with
+``--play`` the Play area where visitors play against bots, and with ``--accounts`` sign-in
+and API tokens."""
 
 from __future__ import annotations
 
@@ -27,20 +28,29 @@ from arena.league.storage import StorageError
               help="A person's seconds per decision (bots keep 1 s); missed ones are faults, as for bots.")
 @click.option("--sandbox", type=click.Choice(["auto", "bwrap", "none"]), default="auto", show_default=True,
               help="How the bots of matches with people are confined (as for `arena play`; docs/security.md).")
+@click.option("--accounts", is_flag=True,
+              help="Offer sign-in and API tokens for the users of `arena user` (writes DB's accounts tables only).")
+@click.option("--open-registration", is_flag=True, help="With --accounts: anyone may create an account at /register.")
 def serve(host: str, port: int, db_path: Path, play: bool, play_db: Path | None, play_max_open_per_visitor: int,
-          play_max_running: int, play_move_timeout: float, sandbox: str) -> None:
+          play_max_running: int, play_move_timeout: float, sandbox: str, accounts: bool,
+          open_registration: bool) -> None:
     """Serve leaderboards, head-to-head, tournaments, matches and replays of a database, read-only.
 
     Opens the file read-only (it can be served while a tournament writes to it); see
     docs/web.md for the pages and the JSON API. With --play, visitors also play against the
     bots (the sample bots and the database's bots that can be started here); those matches
     are stored in --play-db, never in DB, so they cannot change the bots' ratings.
+    With --accounts, people sign in with their token and the API takes it as a Bearer token;
+    sign-ins are the only writes to DB (docs/security.md, "Accounts and tokens").
     """
+    from arena.submission.web_auth import AccountsConfig
     from arena.web.play import PlayConfig
     from arena.web.server import ListenError
     from arena.web.server import serve as run_server
     from referee.sandbox import SandboxConfig, SandboxError, SandboxMode
 
+    if open_registration and not accounts:
+        raise click.UsageError("--open-registration needs --accounts")
     config = None
     if play:
         try:
@@ -51,6 +61,7 @@ def serve(host: str, port: int, db_path: Path, play: bool, play_db: Path | None,
                             max_open_per_visitor=play_max_open_per_visitor, max_running=play_max_running,
                             move_timeout=play_move_timeout, sandbox=box)
     try:
-        run_server(db_path, host=host, port=port, announce=click.echo, play=config)
+        run_server(db_path, host=host, port=port, announce=click.echo, play=config,
+                   accounts=AccountsConfig(open_registration=open_registration) if accounts else None)
     except (StorageError, ListenError) as error:
         raise click.ClickException(str(error)) from None

@@ -29,6 +29,7 @@ Schema (version :data:`SCHEMA_VERSION`)::
     ladder_entrants(tournament_id, bot_id, state, reason, joined_at, active_since, changed_at)
     ladder_status(tournament_id, pid, started_at, heartbeat, in_flight, per_minute, note)
     indexes: matches by (game, variant, status, id) and (tournament_id, status, id), seats by bot
+    users, web_sessions    accounts of people who submit bots (:mod:`arena.submission.accounts`)
 
 **Compact records.**  ``matches.record`` holds the full match record (what ``arena show``
 prints and ``arena replay`` checks) as a zlib-compressed JSON document whose moves are
@@ -64,13 +65,17 @@ from pathlib import Path
 from typing import Any
 
 from arena.league import stats as league_stats
+from arena.submission import accounts
 from referee.result import MatchRecord, MoveStatus
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 """1: records as JSON text; 2: records compact; 3: running totals (:mod:`arena.league.stats`)
 and rating history by bot; 4: records with a preset dictionary and the engine's texts left out
 (:func:`encode_record`), seats and rating history without row ids; 5: ladder entrants and
-status (:data:`LADDER_SCHEMA`).  Older files are migrated on open."""
+status (:data:`LADDER_SCHEMA`); 6: accounts and web sessions (:mod:`arena.submission.accounts`).
+Older files are migrated on open."""
+_STATS_SINCE = 3
+"""The first schema with the running totals."""
 DEFAULT_DB = "arena.db"
 
 _SCHEMA = """
@@ -330,13 +335,15 @@ class Database:
     WAL lets it read while a tournament writes.
     Otherwise the file must be an arena database, or (with ``create``) absent or empty, in
     which case the current schema is created.  A foreign SQLite file is refused before any
-    change is made to it.
+    change is made to it.  ``pooled`` lets a writing connection too be used from any thread,
+    one at a time (the web server's accounts door pools them).
 
     :raises SchemaTooNewError: if the file's schema is newer than this arena knows.
     :raises StorageError: if the file is not an arena database or cannot be opened.
     """
 
-    def __init__(self, path: str | os.PathLike[str], *, create: bool = True, readonly: bool = False) -> None:
+    def __init__(self, path: str | os.PathLike[str], *, create: bool = True, readonly: bool = False,
+                 pooled: bool = False) -> None:
         self.path = Path(path)
         self.readonly = readonly
         self._deadlines: list[float] = []
@@ -354,7 +361,8 @@ class Database:
                                             check_same_thread=False)
                 self.conn.execute("PRAGMA query_only=ON")
             else:
-                self.conn = sqlite3.connect(self.path, isolation_level=None, timeout=30.0)
+                self.conn = sqlite3.connect(self.path, isolation_level=None, timeout=30.0,
+                                            check_same_thread=not pooled)
             self.conn.row_factory = sqlite3.Row
             self._check_schema(create=create and not readonly)
             if not readonly:
@@ -376,7 +384,7 @@ class Database:
             if not create:
                 raise StorageError(f"no arena database at {self.path}")
             with self.transaction():
-                _execute_script(self.conn, _SCHEMA + league_stats.SCHEMA + LADDER_SCHEMA)
+                _execute_script(self.conn, _SCHEMA + league_stats.SCHEMA + LADDER_SCHEMA + ';' + accounts.SCHEMA)
                 self.conn.execute("INSERT INTO schema_version (version) VALUES (?)", (SCHEMA_VERSION,))
             self.has_stats = True
             return
@@ -392,7 +400,7 @@ class Database:
             raise StorageError(f"{self.path} uses database schema {version}, which this arena cannot migrate")
         if version < SCHEMA_VERSION and not self.readonly:
             self._migrate(version)
-        self.has_stats = self.schema_version() == SCHEMA_VERSION
+        self.has_stats = (self.schema_version() or 0) >= _STATS_SINCE
         """Whether the running totals are stored (else, a read-only view of an older file, they are computed)."""
 
     def _migrate(self, version: int) -> None:
@@ -415,6 +423,8 @@ class Database:
                     self.conn.execute(f"DROP TABLE old_{table}")
             if version < 5:  # ladders: entrants and the running process's status
                 _execute_script(self.conn, LADDER_SCHEMA)
+            if version < 6:  # accounts: users and their web sessions
+                _execute_script(self.conn, accounts.SCHEMA)
             self.conn.execute("UPDATE schema_version SET version = ?", (SCHEMA_VERSION,))
 
     def _reencode_records(self) -> None:

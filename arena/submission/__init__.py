@@ -1,1 +1,1 @@
-"""Bot submission: packing and safely unpacking uploads, and the SPRT that tells whether a new version is stronger."""
+"""Bot submission: accounts, packing and safely unpacking uploads, and the SPRT that tells whether a new version is stronger."""

@@ -1,9 +1,11 @@
 """The ASGI application: one router per area, mounted together, over a read-only store.
 
 Areas today: HTML pages (:mod:`.pages`), the JSON API (:mod:`.api`), the replay data
-(:mod:`.replay_routes`) and, with ``play``, the Play area (:mod:`.play_routes`), which
-writes to a database of its own.  A later area (bot submission, human play) is one more router here;
-one that needs to write gets its own writable door beside :class:`~.store.ReadOnlyStore`.
+(:mod:`.replay_routes`), with ``play``, the Play area (:mod:`.play_routes`), which
+writes to a database of its own, and with ``accounts``, sign-in and API tokens
+(:mod:`arena.submission.web_auth`), which write to the accounts tables only.  A later area
+(bot submission, human play) is one more router here; one that needs to write gets its own
+writable door beside :class:`~.store.ReadOnlyStore`.
 """
 
 from __future__ import annotations
@@ -24,6 +26,8 @@ from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from arena.submission import web_auth
+from arena.submission.web_auth import AccountsConfig, AccountsDoor
 from arena.web import api, pages, play_routes, replay_routes
 from arena.web.charts import win_colour
 from arena.web.data import BadRequest, NotFound, lower_scores_win
@@ -64,6 +68,7 @@ def _templates() -> Jinja2Templates:
     env.filters["win_colour"] = win_colour
     env.filters["num"] = lambda value, digits=2: "" if value is None else f"{value:.{digits}f}"
     env.globals["lower_scores_win"] = lower_scores_win
+    env.globals.update(web_auth.TEMPLATE_GLOBALS)
     return Jinja2Templates(env=env)
 
 
@@ -88,16 +93,20 @@ async def _too_slow(request: Request, exc: Exception) -> Response:
 
 
 async def _http_error(request: Request, exc: Any) -> Response:
-    return _error(request, exc.status_code, exc.detail)
+    response = _error(request, exc.status_code, exc.detail)
+    response.headers.update(exc.headers or {})  # WWW-Authenticate of a 401, Retry-After of a 429
+    return response
 
 
-def create_app(db_path: str | Path, play: PlayConfig | None = None, query_seconds: float = QUERY_SECONDS) -> Starlette:
+def create_app(db_path: str | Path, play: PlayConfig | None = None, query_seconds: float = QUERY_SECONDS,
+               accounts: AccountsConfig | None = None) -> Starlette:
     """The web app over the database at ``db_path``, opened read-only now; each request's
     queries may take ``query_seconds``.  With ``play``, also the Play area, where visitors
-    play against bots (:mod:`.play_routes`).
+    play against bots (:mod:`.play_routes`); with ``accounts``, sign-in and API tokens.
 
     :raises StorageError: if a file is missing or not an arena database.
     """
+    door = AccountsDoor(db_path, accounts) if accounts is not None else None  # first: it may migrate the file
     store = ReadOnlyStore(db_path, query_seconds)
     manager = PlayManager(play) if play is not None else None
 
@@ -106,10 +115,13 @@ def create_app(db_path: str | Path, play: PlayConfig | None = None, query_second
         yield
         if manager is not None:
             manager.close()
+        if door is not None:
+            door.close()
         store.close()
 
     app = Starlette(
-        routes=[*(play_routes.routes if manager is not None else []),
+        routes=[*(web_auth.routes(accounts) if accounts is not None else []),
+                *(play_routes.routes if manager is not None else []),
                 *pages.routes, Mount("/api", routes=[*api.routes, *replay_routes.routes]),
                 Mount("/static", app=StaticFiles(packages=[("arena.web", "static")]), name="static")],
         exception_handlers={NotFound: _not_found, BadRequest: _bad_request, QueryTooSlow: _too_slow,
@@ -117,6 +129,7 @@ def create_app(db_path: str | Path, play: PlayConfig | None = None, query_second
         lifespan=lifespan)
     app.state.store = store
     app.state.play = manager
+    app.state.accounts = door
     app.state.play_secret = secrets.token_bytes(32)
     app.state.templates = _templates()
     app.add_middleware(SecurityHeaders)

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import uvicorn
 
+from arena.submission.web_auth import AccountsConfig
 from arena.web.app import create_app
 from arena.web.play import PlayConfig
 
@@ -41,18 +42,24 @@ def listen(host: str, port: int) -> socket.socket:
 
 
 def serve(db_path: str | Path, *, host: str = DEFAULT_HOST, port: int = DEFAULT_PORT,
-          announce: Callable[[str], None] = print, play: PlayConfig | None = None) -> None:
-    """Serve the database read-only until Ctrl-C (with ``play``, the Play area too).
+          announce: Callable[[str], None] = print, play: PlayConfig | None = None,
+          accounts: AccountsConfig | None = None) -> None:
+    """Serve the database read-only until Ctrl-C (with ``play``, the Play area too; with
+    ``accounts``, sign-in and API tokens, which write the database's accounts tables).
 
     :raises StorageError: before serving, if a file is missing or not an arena database.
     :raises ListenError: before serving, if ``host:port`` cannot be listened on.
     """
-    app = create_app(db_path, play)
+    app = create_app(db_path, play, accounts=accounts)
     sock = listen(host, port)
     shown = f"[{host}]" if ":" in host else host
     announce(f"serving {db_path} read-only at http://{shown}:{port}/ (Ctrl-C stops)")
     if play is not None:
         announce(f"Play at http://{shown}:{port}/play stores its matches in {play.db_path}")
+    if accounts is not None:
+        opened = "open registration at /register" if accounts.open_registration else "accounts from `arena user add`"
+        announce(f"accounts: sign in at http://{shown}:{port}/sign-in ({opened}); "
+                 f"sign-ins write the accounts tables of {db_path}")
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
     with sock:
         server.run(sockets=[sock])
