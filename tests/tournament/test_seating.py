@@ -198,13 +198,14 @@ class TestTheTournamentsRounds:
     with every ordered pair once, which do not exist (Tillson, 1980; reproduced below)."""
 
     MISSED = {
-        (4, 6, 5): 2, (5, 8, 1): 2, (5, 8, 3): 2, (5, 8, 5): 2,
-        **{(6, 8, r): 2 for r in range(2, 9)}, **{(6, 9, r): 2 for r in (*range(1, 10), 11)},
-        (7, 8, 1): 2, (7, 8, 3): 2, (7, 8, 5): 2, (7, 8, 7): 2,
+        **{(6, 8, r): 2 for r in (2, 4, 6, 7)}, **{(6, 9, r): 2 for r in (*range(1, 10), 11)},
+        (7, 8, 1): 2, (7, 8, 5): 2, (7, 8, 7): 2,
         **{(8, 10, r): 2 for r in (*range(1, 7), 8)},
     }
-    """(seats, bots, rounds): spreads the seeded search (seed 0) leaves at two tables where the
-    mean is whole, measured, not proven impossible (``benchmarks/seating_balance.py``)."""
+    """(seats, bots, rounds): spreads the seeded search (seed 0, with its restarts) leaves at
+    two tables where the mean is whole, measured, not proven impossible
+    (``benchmarks/seating_balance.py``).  Before the restarts and the field's orbits it also
+    left (4, 6, 5) and 8 bots at 5 seats after 1, 3 and 5 rounds, and more of 6 and 7 seats."""
 
     @pytest.mark.parametrize(("k", "n"), [(k, n) for k in range(3, 9) for n in range(k, k + 4)])
     def test_after_the_last_round_the_counts_are_within_one_table(self, k, n):
@@ -234,6 +235,17 @@ class TestTheTournamentsRounds:
         or not, is exact (nor after 3)."""
         assert directed_cycle_covers(4, 3) == directed_cycle_covers(4, 9) == 0
         assert directed_cycle_covers(4, 6) > 0
+
+    @pytest.mark.parametrize("seed", [0, 3])
+    def test_eight_bots_at_five_seats_are_exact_after_every_round(self, seed):
+        """All 56 tables of 5 from 8 bots are one orbit of the 56 maps ``z -> a z + b`` of the
+        field of 8 elements, seated as one table carried by each map: every ordered pair gets
+        each arc once, after every round (the search alone left two tables after 1 and 3)."""
+        bots = list(range(8))
+        for rounds in (1, 2, 3, 5):
+            pairings = free_for_all(bots, 5, rounds=rounds, seed=seed)
+            assert spreads_by_round(pairings, bots, 5) == [0] * rounds
+            assert_duplicate_deals_intact(pairings, 5)
 
     def test_the_seating_depends_on_the_number_of_rounds_and_nothing_random(self):
         bots = list(range(5))
