@@ -42,6 +42,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass
@@ -50,6 +51,7 @@ from typing import Final
 
 from arena.submission.archive import ArchiveError, content_hash
 from referee.bots import BUILD_VARIABLE, BotSpec, die_with_parent, telling_line
+from referee.untrusted import clean
 from referee.sandbox import (Limits, SandboxConfig, SandboxMode, acquire_uid, bwrap_command, executable_prefix,
                              limits_command, python_runtime, release_uid, sandbox_environment)
 
@@ -216,6 +218,11 @@ def _seal(outputs: Path, limit: int) -> str:
 
 # --- the store ---------------------------------------------------------------------------------
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
+_failed: dict[Path, str] = {}
+"""Builds that failed in this process, by outputs folder, with their error: not retried for
+every match (a tournament with --allow-broken would rebuild a broken bot each time); a new
+arena process tries again."""
+_failed_lock = threading.Lock()
 
 
 def builds_root(environ: Mapping[str, str] | None = None) -> Path:
@@ -255,6 +262,9 @@ def ensure_built(spec: BotSpec, sandbox: SandboxConfig = SandboxConfig(), limits
     folder = build_folder(spec, root)
     if folder.is_dir():
         return folder
+    with _failed_lock:
+        if folder in _failed:
+            raise BuildError(_failed[folder])
     folder.parent.mkdir(parents=True, exist_ok=True)
     with open(folder.parent / f".{folder.name}.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
@@ -267,9 +277,11 @@ def ensure_built(spec: BotSpec, sandbox: SandboxConfig = SandboxConfig(), limits
             log_path = folder.with_name(folder.name + ".log")
             log_path.write_text(result.log, encoding="utf-8")
             if not result.ok:
-                line = telling_line(result.log)
-                raise BuildError(f"bot {spec.name}: its build {result.status}{': ' + line if line else ''} "
-                                 f"(log: {log_path})")
+                line = clean(telling_line(result.log), 300)  # the build's own text: a stranger's
+                message = f"bot {spec.name}: its build {result.status}{': ' + line if line else ''} (log: {log_path})"
+                with _failed_lock:
+                    _failed[folder] = message
+                raise BuildError(message)
             temporary.rename(folder)
         finally:
             shutil.rmtree(temporary, ignore_errors=True)

@@ -97,6 +97,17 @@ def test_a_failed_build_stops_the_bot_with_its_log_and_leaves_no_outputs(tmp_pat
         [folder.name + ".log"]
     assert str(folder) + ".log" in str(caught.value)
     assert "compiling" in (folder.parent / (folder.name + ".log")).read_text()
+    (folder.parent / (folder.name + ".log")).unlink()
+    with pytest.raises(BotStartError, match="missing header foo.h"):  # not rebuilt for each match
+        BotConnection(spec, 20, BWRAP)
+    assert not (folder.parent / (folder.name + ".log")).exists()
+
+
+def test_the_error_line_of_a_build_is_made_printable(tmp_path: Path, store: Path) -> None:
+    spec = make_bot(tmp_path / "bot", "raise SystemExit('error: \\x1b[2J gone')\n")
+    with pytest.raises(BuildError) as caught:
+        ensure_built(spec, BWRAP)
+    assert "\x1b" not in str(caught.value) and "error: \ufffd[2J gone" in str(caught.value)
 
 
 @pytest.fixture
