@@ -47,7 +47,7 @@ import time
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Final
+from typing import BinaryIO, Final
 
 from arena.submission.archive import ArchiveError, content_hash
 from referee.bots import BUILD_VARIABLE, BotSpec, die_with_parent, telling_line
@@ -148,7 +148,7 @@ def build_bot(source: Path, spec: BotSpec, outputs: Path, limits: BuildLimits = 
     return BuildResult(ok=status == "", status=status or "succeeded", log=text, outputs=outputs, seconds=seconds)
 
 
-def _run(argv: list[str], cwd: Path, env: Mapping[str, str], log: object, wall_seconds: int, *, bwrap: bool) -> str:
+def _run(argv: list[str], cwd: Path, env: Mapping[str, str], log: BinaryIO, wall_seconds: int, *, bwrap: bool) -> str:
     """Run the build; ``""`` if it exited with 0, else how it ended."""
     try:
         process = subprocess.Popen(die_with_parent(argv), cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=log,
@@ -177,9 +177,8 @@ def _run(argv: list[str], cwd: Path, env: Mapping[str, str], log: object, wall_s
     return f"exited with status {code}"
 
 
-def _log_tail(log: object, limit: int) -> str:
+def _log_tail(log: BinaryIO, limit: int) -> str:
     """The last ``limit`` bytes of the log, with a note of what was cut."""
-    assert hasattr(log, "seek") and hasattr(log, "read") and hasattr(log, "tell")
     size = log.seek(0, os.SEEK_END)
     log.seek(max(0, size - limit))
     text = log.read(limit).decode("utf-8", errors="replace")

@@ -201,6 +201,18 @@ def test_the_same_allocation_passes_under_the_default_memory_limit(tmp_path: Pat
     assert build_bot(spec.directory, spec, outputs, BuildLimits(), SandboxMode.BWRAP).ok
 
 
+def test_a_build_cannot_start_more_than_its_processes(tmp_path: Path) -> None:
+    build = ("import threading, time\nfor _ in range(40):\n"
+             "    threading.Thread(target=time.sleep, args=(2,), daemon=True).start()\nprint('started 40')\n")
+    spec = make_bot(tmp_path / "bot", build)
+    for limits, ok in ((BuildLimits(processes=20), False), (BuildLimits(), True)):
+        outputs = tmp_path / f"out-{ok}"
+        outputs.mkdir()
+        result = build_bot(spec.directory, spec, outputs, limits, SandboxMode.BWRAP)
+        assert result.ok is ok, result.log
+        assert ("started 40" in result.log) is ok and ("can't start new thread" in result.log) is not ok
+
+
 def test_a_file_over_the_size_limit_cannot_be_written(tmp_path: Path) -> None:
     build = "import os\nopen(os.environ['ARENA_BUILD'] + '/big', 'wb').write(bytes(3 * 2**20))\n"
     spec = make_bot(tmp_path / "bot", build)
