@@ -2,8 +2,10 @@
 
     .venv/bin/python benchmarks/yahtzee_optimal.py [--games 100000] [--engine-games 1000] [--build]
 
+The tables come from the bot's build step, run by arena in the sandbox as before a match
+(:func:`arena.submission.build.ensure_built`: once per content hash of the bot's folder).
 For each variant it prints the table's size and load time, the DP's expected score at the
-start, and (``--build``) a fresh build's wall time; then the mean final score of
+start, and (``--build``) a fresh in-process solve's wall time; then the mean final score of
 ``--games`` solitaire games played in process by the table's policy (numpy, all games of a
 batch in step) with its standard error and its distance to the DP's expectation in
 standard errors; then ``--engine-games`` games through the real engine, the bot's
@@ -14,6 +16,7 @@ the decision time's median and p99.
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
 import time
@@ -24,12 +27,13 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "sample_bots" / "python" / "yahtzee_optimal"))
 
-from arena.tables import table_path  # noqa: E402
-from arena.yahtzee_dp import Table, simulate  # noqa: E402
-from arena.yahtzee_tables import ensure, timed_build  # noqa: E402
+from arena.submission.build import ensure_built  # noqa: E402
+from referee.bots import BotSpec  # noqa: E402
 from referee.games import make_game  # noqa: E402
 from referee.wire import actions_to_proto, observation_to_proto  # noqa: E402
-from strategy import Strategy  # noqa: E402
+from strategy import Strategy, table_path  # noqa: E402
+from yahtzee_dp import Table, simulate, solve  # noqa: E402
+from yahtzee_rules import rules  # noqa: E402
 
 
 def engine_games(strategy: Strategy, variant: str, games: int, seed: int) \
@@ -59,13 +63,13 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=2024)
     parser.add_argument("--build", action="store_true", help="also time a fresh build of each table")
     args = parser.parse_args()
-    for variant in ("yahtzee", "yams"):
-        ensure(variant)
+    outputs = ensure_built(BotSpec.from_manifest(ROOT / "sample_bots" / "python" / "yahtzee_optimal"))
+    os.environ["ARENA_BUILD"] = str(outputs)
     started = time.perf_counter()
-    strategy = Strategy.from_cache()
+    strategy = Strategy.from_build()
     print(f"both tables loaded by the bot in {time.perf_counter() - started:.2f} s")
     for variant in ("yahtzee", "yams"):
-        path = table_path(variant)
+        path = table_path(variant, outputs)
         started = time.perf_counter()
         table = Table.load(path)
         load_s = time.perf_counter() - started
@@ -73,8 +77,9 @@ def main() -> None:
               f"{np.count_nonzero(table.values):,} solved states")
         print(f"DP expected score at the start: {table.expected_score:.4f}")
         if args.build:
-            _, seconds = timed_build(variant)
-            print(f"fresh build: {seconds:.0f} s")
+            started = time.perf_counter()
+            solve(rules(variant))
+            print(f"fresh solve: {time.perf_counter() - started:.0f} s")
         started = time.perf_counter()
         totals = simulate(table, args.games, args.seed).totals(table.rules)
         mean, error = totals.mean(), totals.std(ddof=1) / np.sqrt(len(totals))

@@ -17,20 +17,24 @@ Manifest fields::
     command = ["{python}", "bot.py"]  # run in the manifest's folder; {python} is the
                                       # referee's own interpreter
     games = ["*"]                     # game names, or "*" for all
-    build = "make"                    # optional: the step that builds the bot, named in
+    build = "make"                    # optional: how a human builds the bot, named in
                                       # the error when its program is missing
 
     [sandbox]
     read_only = ["../build"]          # optional: more folders the bot reads, relative to
                                       # this file; only inside arena's sample_bots/ or proto/
-    tables = ["yahtzee_optimal"]      # optional: arena's precomputed tables it reads
+
+or, instead of the ``build`` text, a build step that arena runs::
+
+    [build]
+    command = ["{python}", "build.py"]  # run in the sandbox before the bot's first match;
+                                        # the bot's command may name "{build}/program"
 
 In the sandbox a bot sees its own folder read-only; ``read_only`` lets the sample bots reach
 the SDKs and builds they share.  It is confined to those public folders of arena so that a
-stranger's manifest cannot ask for the organiser's files.  ``tables`` names sets of
-:data:`arena.tables.TABLE_SETS`: before starting the bot the referee builds any missing one
-with arena's own code (never the bot's), shows the tables folder read-only and passes its
-path in ``ARENA_TABLES``.
+stranger's manifest cannot ask for the organiser's files.  A ``[build]`` command runs in the
+sandbox on first use, once per content hash of the bot's folder, and the bot then sees what
+it wrote read-only, at the path in ``ARENA_BUILD`` (:mod:`arena.submission.build`).
 
 Each started bot gets a private folder in the temporary directory, named after the referee
 process that owns it (``arena-bot-<pid>.<start time>-*``; ``check-bot`` makes
@@ -59,10 +63,12 @@ from pathlib import Path
 from typing import BinaryIO
 
 from arena.resources import proto_dir, sample_bots_dir
-from arena.tables import TABLE_SETS, TABLES_VARIABLE, prepare_tables
 from referee.sandbox import (UID_BASE, SandboxConfig, SandboxMode, acquire_uid, bwrap_command, executable_prefix,
                              limits_command, python_runtime, release_uid, sandbox_environment, within)
 from referee.untrusted import clean
+
+BUILD_VARIABLE = "ARENA_BUILD"
+"""Where a bot finds its build step's outputs (read-only); :mod:`arena.submission.build` writes them."""
 
 MANIFEST_NAME = "bot.toml"
 SHARED_FOLDERS = (sample_bots_dir().resolve(), proto_dir().resolve())
@@ -103,9 +109,10 @@ class BotSpec:
     read_only: tuple[Path, ...] = ()
     """Extra folders the bot reads in the sandbox (from the manifest's ``[sandbox]`` table)."""
     build: str = ""
-    """The manifest's build step, shown when the bot's program is missing or it dies at once."""
-    tables: tuple[str, ...] = ()
-    """Sets of arena's precomputed tables the bot reads (the manifest's ``[sandbox] tables``)."""
+    """The manifest's build hint for humans, shown when the bot's program is missing or it dies at once."""
+    build_command: tuple[str, ...] | None = None
+    """The manifest's ``[build] command``, which arena runs in the sandbox before the bot's
+    first match (:mod:`arena.submission.build`)."""
 
     def plays(self, game: str) -> bool:
         return claims(self.games, game)
@@ -133,6 +140,14 @@ class BotSpec:
         for key in ("name", "command"):
             if key not in data:
                 raise BotSpecError(f"bot manifest {path} has no {key!r}")
+        build = data.get("build", "")
+        build_command = None
+        if isinstance(build, dict):
+            if "command" not in build:
+                raise BotSpecError(f"bot manifest {path}: [build] has no 'command' (e.g. command = "
+                                   f'["{{python}}", "build.py"])')
+            build_command = tuple(_manifest_strings(path, build, "command", '["{python}", "build.py"]', table="build"))
+            data = {key: value for key, value in data.items() if key != "build"}
         text = {key: _manifest_text(path, data, key) for key in ("name", "version", "author", "language", "build")}
         command = _manifest_strings(path, data, "command", '["{python}", "bot.py"]')
         games = _manifest_strings(path, data, "games", '["yaniv"] or ["*"]', default=["*"])
@@ -141,8 +156,7 @@ class BotSpec:
                    command=tuple(command), directory=path.parent.resolve(),
                    games=tuple(games), manifest=path.resolve(),
                    read_only=_read_only(path, data.get("sandbox", {})),
-                   build=_one_line(text["build"], BUILD_HINT_LIMIT),
-                   tables=_tables(path, data.get("sandbox", {})))
+                   build=_one_line(text["build"], BUILD_HINT_LIMIT), build_command=build_command)
 
     @classmethod
     def from_address(cls, address: str, name: str | None = None, version: str = "") -> BotSpec:
@@ -186,13 +200,15 @@ def _manifest_text(path: Path, data: dict[str, object], key: str) -> str:
 
 
 def _manifest_strings(path: Path, data: dict[str, object], key: str, example: str,
-                      default: list[str] | None = None) -> list[str]:
-    """A non-empty list-of-strings field (``command``; ``games``, which defaults to every game)."""
+                      default: list[str] | None = None, table: str = "") -> list[str]:
+    """A non-empty list-of-strings field (``command``; ``games``, which defaults to every game;
+    ``[build] command``, whose ``table`` is ``"build"``)."""
     value = data.get(key, default)
     if not isinstance(value, list) or not value or not all(isinstance(item, str) for item in value):
         got = "an empty list" if value == [] else f"{_toml_type(value)}" if not isinstance(value, list) else \
             f"a list holding {_toml_type(next(item for item in value if not isinstance(item, str)))}"
-        raise BotSpecError(f"bot manifest {path}: {key!r} must be a list of strings, e.g. {key} = {example}, "
+        where = f"[{table}] {key}" if table else repr(key)
+        raise BotSpecError(f"bot manifest {path}: {where} must be a list of strings, e.g. {key} = {example}, "
                            f"not {got}")
     return value
 
@@ -201,18 +217,6 @@ def _one_line(text: str, limit: int) -> str:
     """Untrusted manifest text made fit for a one-line message."""
     text = " ".join(clean(text).split())
     return text if len(text) <= limit else text[:limit - 3] + "..."
-
-
-def _tables(manifest: Path, table: object) -> tuple[str, ...]:
-    """The manifest's ``[sandbox] tables``, checked against the sets arena can build."""
-    entries = table.get("tables", []) if isinstance(table, dict) else None
-    if not isinstance(entries, list) or not all(isinstance(entry, str) for entry in entries):
-        raise BotSpecError(f"bot manifest {manifest}: [sandbox] tables must be a list of table names")
-    unknown = [entry for entry in entries if entry not in TABLE_SETS]
-    if unknown:
-        raise BotSpecError(f"bot manifest {manifest}: [sandbox] tables: no table set {unknown[0]!r} "
-                           f"(arena builds: {', '.join(sorted(TABLE_SETS))})")
-    return tuple(entries)
 
 
 def _read_only(manifest: Path, table: object) -> tuple[Path, ...]:
@@ -364,11 +368,15 @@ class BotProcess:
         self.uid: int | None = None
         """The uid the bot runs as, when a root referee sandboxes it."""
         self._log: BinaryIO | None = None
+        self._outputs: Path | None = None
         # Normalised: "/x/benchmarks/../.venv/bin/python" would pass through a folder the
         # sandbox does not show (symlinks are kept: a venv's python is a link).
         python = os.path.abspath(sys.executable)
         command = [python if part == "{python}" else part for part in spec.command]
         try:
+            self._outputs = self._built()
+            if self._outputs is not None:  # a program the build step made: "{build}/bot"
+                command = [part.replace("{build}", str(self._outputs)) for part in command]
             self._check_program(command[0])
             argv, env = self._command(command)
             # Kept open and read through this descriptor: the bot owns the folder and could
@@ -403,20 +411,20 @@ class BotProcess:
         spec = self.spec
         assert spec.directory is not None and spec.command is not None
         limits = self.sandbox.limits
-        tables = prepare_tables(spec.tables)
-        extra = {TABLES_VARIABLE: str(tables)} if tables else {}
+        built = self._outputs
+        extra = {BUILD_VARIABLE: str(built)} if built else {}
         if self.sandbox.mode is not SandboxMode.BWRAP:  # no isolation: the organiser's environment
             env = dict(os.environ, ARENA_BOT_ADDRESS=self.address, PYTHONUNBUFFERED="1", **extra)
             return (command if self.sandbox.mode is SandboxMode.NONE else limits_command(command, limits)), env
         env = sandbox_environment(self.address) | extra
-        read_only = list(spec.read_only) + ([tables] if tables else [])
+        read_only = list(spec.read_only) + ([built] if built else [])
         if "{python}" in spec.command:
             read_only += python_runtime()
         prefix = executable_prefix(command[0], env)
         if prefix is not None:
             read_only.append(prefix)
         if os.geteuid() == 0:
-            for folder in (spec.directory, *spec.read_only, *([tables] if tables else [])):
+            for folder in (spec.directory, *spec.read_only, *([built] if built else [])):
                 if folder.is_dir() and folder.stat().st_mode & 0o005 != 0o005:
                     raise BotStartError(f"bot {spec.name}: the sandbox runs bots as an unprivileged user, who "
                                         f"cannot read {folder} (make it readable: chmod o+rX)")
@@ -424,6 +432,22 @@ class BotProcess:
             os.chown(self._folder, self.uid, self.uid)
         return bwrap_command(command, directory=spec.directory, read_only=read_only, writable=self._folder,
                              limits=limits, uid=self.uid), env
+
+    def _built(self) -> Path | None:
+        """The outputs of the manifest's ``[build]`` step, built first if this content hash
+        has not been (``None`` for a bot without one).
+
+        :raises BotStartError: if the build fails.
+        """
+        if not self.spec.build_command:
+            return None
+        # Imported here: arena.submission.build uses this module's BotSpec.
+        from arena.submission.build import BuildError, ensure_built
+
+        try:
+            return ensure_built(self.spec, self.sandbox)
+        except BuildError as error:
+            raise BotStartError(str(error)) from None
 
     def _clean_up(self) -> None:
         if self._log is not None:

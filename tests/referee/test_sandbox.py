@@ -118,13 +118,3 @@ def test_the_telling_line_of_a_dying_bot_skips_footers_and_stack_frames(output: 
 def test_addresses_with_a_port_out_of_range_are_refused(address: str) -> None:
     with pytest.raises(BotSpecError, match="out of range"):
         BotSpec.from_address(address)
-
-
-def test_manifest_may_ask_for_arena_tables(tmp_path: Path) -> None:
-    spec = BotSpec.from_manifest(ROOT / "sample_bots" / "python" / "yahtzee_optimal")
-    assert spec.tables == ("yahtzee_optimal",)
-    folder = tmp_path / "bot"
-    folder.mkdir()
-    (folder / "bot.toml").write_text('name = "b"\ncommand = ["./bot"]\n\n[sandbox]\ntables = ["secrets"]\n')
-    with pytest.raises(BotSpecError, match="no table set 'secrets'"):
-        BotSpec.from_manifest(folder)

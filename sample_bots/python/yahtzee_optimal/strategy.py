@@ -1,8 +1,8 @@
 """Solitaire-optimal Yahtzee and Yams over the protocol messages.
 
 Each decision reads the bot's own card from the observation, turns it into a
-:class:`~arena.yahtzee_dp.Position` and values every legal action with the precomputed
-table of :mod:`arena.yahtzee_dp`: a score action is worth its reward plus the value of the
+:class:`~yahtzee_dp.Position` and values every legal action with the table its build
+step solved (build.py, into ``$ARENA_BUILD``): a score action is worth its reward plus the value of the
 card it leaves, a reroll the expected value of the dice it keeps.  The best one wins; ties
 go to the earlier action (scores come before rerolls).
 
@@ -13,16 +13,22 @@ expected score and ignores the other cards.
 from __future__ import annotations
 
 import functools
+import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
+from yahtzee_dp import KEEP_INDEX, Position, Table, TurnTable, score_values, turn_table
 
-from arena.tables import table_path
 from arena.v1 import bot_pb2
-from arena.yahtzee_dp import KEEP_INDEX, Position, Table, TurnTable, score_values, turn_table
 
 VARIANTS = ("yahtzee", "yams")
+
+
+def table_path(variant: str, folder: Path) -> Path:
+    """Where the build step saves ``variant``'s table in its outputs ``folder``."""
+    return folder / f"optimal-{variant}.npz"
 
 
 @dataclass(frozen=True, eq=False)
@@ -32,23 +38,19 @@ class Strategy:
     tables: Mapping[str, Table]
 
     @classmethod
-    def from_cache(cls) -> Strategy:
-        """Load both tables; outside the sandbox, build any that is missing (minutes, once).
+    def from_build(cls) -> Strategy:
+        """Load both tables from the build step's outputs (``$ARENA_BUILD``).
 
-        :raises SystemExit: if a table is missing and cannot be built here (a sandbox).
+        :raises SystemExit: if there is no build (the bot was started without arena's build).
         """
-        tables = {}
-        for variant in VARIANTS:
-            path = table_path(variant)
-            if not path.is_file():
-                try:
-                    from arena.yahtzee_tables import ensure  # imports the referee: not in the sandbox
-                except ImportError:
-                    raise SystemExit(f"yahtzee-optimal: no table at {path}; the referee builds it when the "
-                                     f"manifest asks ([sandbox] tables)") from None
-                path = ensure(variant)
-            tables[variant] = Table.load(path)
-        return cls(tables)
+        folder = os.environ.get("ARENA_BUILD")
+        paths = {variant: table_path(variant, Path(folder or ".")) for variant in VARIANTS}
+        missing = [str(path) for path in paths.values() if not folder or not path.is_file()]
+        if missing:
+            raise SystemExit(f"yahtzee-optimal: no table at {missing[0]}: arena runs this bot's build step "
+                             f"([build] in bot.toml) and passes its outputs in ARENA_BUILD; by hand: "
+                             f"ARENA_BUILD=DIR python build.py, then ARENA_BUILD=DIR python bot.py")
+        return cls({variant: Table.load(path) for variant, path in paths.items()})
 
     def position(self, observation: bot_pb2.Observation) -> Position:
         """The current player's card, dice and rerolls as the table indexes them."""

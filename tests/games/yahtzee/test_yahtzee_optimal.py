@@ -1,4 +1,5 @@
-"""The optimal Yahtzee/Yams solver (arena.yahtzee_dp) against independent computations.
+"""The optimal Yahtzee/Yams bot's solver (its yahtzee_dp.py) against independent computations,
+and its own scoring arrays (yahtzee_rules.py) against the engine's.
 
 Fast tests solve reduced problems (the last one or two boxes of a card) and compare with a
 plain recursive expectimax written directly over the engine's scoring functions, whose
@@ -17,8 +18,7 @@ from itertools import combinations_with_replacement
 import numpy as np
 import pytest
 
-from arena import yahtzee_dp as dp
-from arena.yahtzee_tables import engine_rules
+from engine_arrays import dp, engine_rules, yahtzee_rules
 from referee.games import yahtzee_scoring as scoring
 
 # --- an independent expectimax over the engine's functions ----------------------------------
@@ -154,6 +154,20 @@ def test_last_two_boxes_match_a_plain_expectimax(variant: str, open_boxes: tuple
     card = _card(variant, open_boxes, **scores)
     expected = scoring.card_total(variant, card) + Expectimax(variant).value(tuple(card.items()), 0)
     assert _dp_expected_total(variant, card, 2) == pytest.approx(expected, abs=1e-9)
+
+
+@pytest.mark.parametrize("variant", ["yahtzee", "yams"])
+def test_the_bots_scoring_arrays_are_the_engines(variant: str) -> None:
+    """The bot reads the rules from its own yahtzee_rules.py (it plays away from the referee):
+    every array and number its solver reads must be what the engine's scoring gives."""
+    assert set(scoring.VARIANTS) == {"yahtzee", "yams"}, "a new variant: teach the bot its rules"
+    bot, engine = yahtzee_rules.rules(variant), engine_rules(variant)
+    for field in dataclasses.fields(dp.Rules):
+        mine, theirs = getattr(bot, field.name), getattr(engine, field.name)
+        if isinstance(theirs, np.ndarray):
+            assert mine.shape == theirs.shape and np.array_equal(mine, theirs), field.name
+        else:
+            assert mine == theirs, field.name
 
 
 def test_upper_bonus_of_the_engine_is_linear_past_the_cap() -> None:

@@ -4,18 +4,20 @@ from __future__ import annotations
 
 import importlib.util
 import sys
-from pathlib import Path
 from types import ModuleType
 
 import pytest
 
-from arena import yahtzee_dp as dp
-from arena.yahtzee_tables import engine_rules
+from arena.submission.build import ensure_built
+from engine_arrays import BOT, dp, engine_rules
+from referee.bots import BotSpec
 from referee.games import make_game
 from referee.games.yahtzee import Reroll, Score, YahtzeeState
+from referee.match import MatchConfig, TimeControl, run_match
+from referee.sandbox import SandboxConfig, SandboxMode, bwrap_problem
 from referee.wire import actions_to_proto, observation_to_proto
 
-BOT = Path(__file__).resolve().parents[3] / "sample_bots" / "python" / "yahtzee_optimal"
+BWRAP = SandboxConfig(SandboxMode.BWRAP)
 
 
 @pytest.fixture(scope="module")
@@ -76,3 +78,21 @@ def test_in_a_two_player_game_it_plays_its_own_card(last_box_strategy) -> None:
     only_open(state, 1, "yahtzee")
     state.apply(Score("chance", 9))
     assert decide(last_box_strategy, state) == Reroll((2,))
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(bwrap_problem() is not None, reason=f"no working bubblewrap: {bwrap_problem()}")
+def test_the_bot_built_by_its_build_step_plays_in_the_sandbox() -> None:
+    """The real path: arena runs the bot's [build] step in the sandbox (about a minute of CPU
+    the first time, into the user's store, ``~/.cache/arena/builds``; reused after), then the
+    sandboxed bot reads its tables from ``ARENA_BUILD`` and plays Yams and Yahtzee without a
+    fault, well above the heuristic's typical mean."""
+    spec = BotSpec.from_manifest(BOT)
+    outputs = ensure_built(spec, BWRAP)
+    assert sorted(path.name for path in outputs.iterdir()) == ["optimal-yahtzee.npz", "optimal-yams.npz"]
+    for variant in ("yahtzee", "yams"):
+        config = MatchConfig(game="yahtzee", variant=variant, seed=5, sandbox=BWRAP,
+                             time_control=TimeControl(move_timeout=5, time_bank=60))
+        record = run_match(config, [spec])
+        assert not record.faults and not record.forfeited, record.faults
+        assert record.scores[0] > 150

@@ -2,10 +2,11 @@
 
 The policy maximises the expected final score of one card (docs/rules/yahtzee.md).  It needs
 only numpy and the arrays of a :class:`Rules` (every box's points for each of the 252 sorted
-dice, the joker rule's fillable boxes, the upper bonus), which :mod:`arena.tables` derives
-from the engine's own scoring functions, so the programme and the referee cannot disagree.
-This module imports nothing of the referee: a sandboxed bot, which sees the ``arena``
-package but not ``referee``, plays from a saved :class:`Table`.
+dice, the joker rule's fillable boxes, the upper bonus), which :mod:`yahtzee_rules` writes
+down and arena's tests check against the engine's own scoring functions, so the programme
+and the referee cannot disagree.  It imports nothing of arena or the referee: the bot's
+build step (build.py) solves and saves a :class:`Table` in the sandbox, and the bot plays
+from it.
 
 **State** between turns: ``(filled, upper, flag)``.
 
@@ -126,8 +127,8 @@ def dice_index(rolls: NDArray[np.int64]) -> NDArray[np.intp]:
 
 @dataclass(frozen=True, eq=False)
 class Rules:
-    """A variant's scoring as arrays; :func:`arena.tables.engine_rules` builds them from the
-    engine.  Box ``b`` is the ``b``-th box in card order."""
+    """A variant's scoring as arrays; :func:`yahtzee_rules.rules` builds them (and arena's
+    tests derive the same from the engine).  Box ``b`` is the ``b``-th box in card order."""
 
     variant: str
     boxes: tuple[str, ...]
@@ -338,7 +339,7 @@ def count_states(rules: Rules) -> int:
 # --- the saved table ------------------------------------------------------------------------
 @dataclass(frozen=True, eq=False)
 class Table:
-    """The rules of a variant, the digest of the engine they came from, and the value of every
+    """The rules of a variant, the digest of those rules, and the value of every
     state; enough to play (:func:`choose`) without the referee."""
 
     rules: Rules
