@@ -26,7 +26,8 @@ Schema (version :data:`SCHEMA_VERSION`)::
     rating_history(bot_id, match_id, mu, sigma)        the rating after each match, WITHOUT ROWID
     rating_state(game, variant, last_match_id, rated_count)
     game_stats, bot_stats, pair_stats, tournament_stats    running totals (:mod:`arena.league.stats`)
-    ladder_entrants(tournament_id, bot_id, state, reason, joined_at, active_since, changed_at)
+    ladder_entrants(tournament_id, bot_id, state, reason, joined_at, active_since, changed_at,
+                    matches, last_match_at)
     ladder_status(tournament_id, pid, started_at, heartbeat, in_flight, per_minute, note)
     indexes: matches by (game, variant, status, id) and (tournament_id, status, id), seats by bot
 
@@ -66,11 +67,12 @@ from typing import Any
 from arena.league import stats as league_stats
 from referee.result import MatchRecord, MoveStatus
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 """1: records as JSON text; 2: records compact; 3: running totals (:mod:`arena.league.stats`)
 and rating history by bot; 4: records with a preset dictionary and the engine's texts left out
 (:func:`encode_record`), seats and rating history without row ids; 5: ladder entrants and
-status (:data:`LADDER_SCHEMA`).  Older files are migrated on open."""
+status (:data:`LADDER_SCHEMA`); 6: each ladder entrant's played matches and last match as
+running totals.  Older files are migrated on open."""
 DEFAULT_DB = "arena.db"
 
 _SCHEMA = """
@@ -192,6 +194,8 @@ CREATE TABLE IF NOT EXISTS ladder_entrants (
     joined_at REAL NOT NULL,
     active_since REAL NOT NULL,
     changed_at REAL NOT NULL,
+    matches INTEGER NOT NULL DEFAULT 0,
+    last_match_at REAL,
     PRIMARY KEY (tournament_id, bot_id)
 );
 CREATE TABLE IF NOT EXISTS ladder_status (
@@ -206,7 +210,8 @@ CREATE TABLE IF NOT EXISTS ladder_status (
 """
 """A ladder is a tournament row (``options.kind == "ladder"``) whose matches are appended as it
 plays; these tables hold its entrants' states, written by ``arena ladder add|pause|...``, and
-the status its running process refreshes (:mod:`arena.runs.ladder_store`)."""
+the status its running process refreshes (:mod:`arena.runs.ladder_store`).  ``matches`` and
+``last_match_at`` are running totals (:func:`arena.league.stats.count_entrant_match`)."""
 
 
 class StorageError(Exception):
@@ -415,6 +420,10 @@ class Database:
                     self.conn.execute(f"DROP TABLE old_{table}")
             if version < 5:  # ladders: entrants and the running process's status
                 _execute_script(self.conn, LADDER_SCHEMA)
+            elif version < 6:  # each ladder entrant's played matches, counted once from the stored ones
+                self.conn.execute("ALTER TABLE ladder_entrants ADD COLUMN matches INTEGER NOT NULL DEFAULT 0")
+                self.conn.execute("ALTER TABLE ladder_entrants ADD COLUMN last_match_at REAL")
+                league_stats.rebuild_entrants(self.conn)
             self.conn.execute("UPDATE schema_version SET version = ?", (SCHEMA_VERSION,))
 
     def _reencode_records(self) -> None:
@@ -829,10 +838,11 @@ class Database:
         n = len(record.players)
         if row["num_players"] != n:
             return StorageError(f"match {match_id} has {row['num_players']} seats but the record {n} players")
+        finished = time.time()
         cursor = self.conn.execute(
             "UPDATE matches SET status = 'done', termination = ?, reason = ?, scores = ?, ranking = ?,"
             " engine_ranking = ?, faults = ?, forfeited = ?, record = ?, duration_s = ?, attempts = attempts + 1,"
-            " finished_at = ? WHERE id = ? AND status != 'done'", (*values, time.time(), match_id))
+            " finished_at = ? WHERE id = ? AND status != 'done'", (*values, finished, match_id))
         if cursor.rowcount != 1:  # cannot happen under BEGIN IMMEDIATE; kept as the guard
             raise StorageError(f"match {match_id} changed while being stored")
         faults = [0] * n
@@ -847,6 +857,7 @@ class Database:
         league_stats.add_match(self.conn, row["game"], row["variant"], match_id, bot_ids, record.scores,
                                record.ranking, faults)
         league_stats.count_status(self.conn, row["tournament_id"], row["status"], "done")
+        league_stats.count_entrant_match(self.conn, row["tournament_id"], bot_ids, finished)
         return True
 
     def mark_failed(self, match_id: int, reason: str, record: MatchRecord | None = None) -> None:
