@@ -168,6 +168,7 @@ def status_command(ladder_name: str | None, fmt: str, db_path: Path) -> None:
     matches, matches per minute, last match, state and why it is paused."""
     import json
 
+    from arena.league.queries import age_text
     from arena.runs import ladder_store
     from arena.runs.tournament import runner_alive
 
@@ -182,7 +183,7 @@ def status_command(ladder_name: str | None, fmt: str, db_path: Path) -> None:
         running = ladder_store.is_running(ladder_store.status(db, t.id), now, runner_alive)
         head = ladder_store.overview(db, t, running=running, ratings=ratings, now=now)
         rows = [{**{k: v for k, v in e.items() if k not in ("bot_id", "last_match_at")},
-                 "last_match": None if e["last_match_at"] is None else _ago(e["last_match_at"])}
+                 "last_match": None if e["last_match_at"] is None else age_text(now - e["last_match_at"])}
                 for e in head.pop("entrants")]
         counts = {"done": head["matches_done"], "failed": head["matches_failed"]}
         if fmt == "json":
@@ -195,9 +196,3 @@ def status_command(ladder_name: str | None, fmt: str, db_path: Path) -> None:
             console.print(f"ladder {clean(t.name)} (id {t.id}, {t.game} {t.variant}): {state}; "
                           f"{counts['done']} matches played, {counts['failed']} failed")
         emit(STATUS_COLUMNS, rows, fmt, empty="no entrants yet: `arena ladder add BOT`")
-
-
-def _ago(stamp: float) -> str:
-    seconds = max(0, int(time.time() - stamp))
-    return f"{seconds} s ago" if seconds < 120 else f"{seconds // 60} min ago" if seconds < 7200 else \
-        f"{seconds // 3600} h ago"

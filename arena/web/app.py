@@ -24,6 +24,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from arena.league.queries import age_text
 from arena.web import api, pages, play_routes, replay_routes
 from arena.web.charts import win_colour
 from arena.web.data import BadRequest, NotFound, lower_scores_win
@@ -63,6 +64,7 @@ def _templates() -> Jinja2Templates:
                              undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
     env.filters["win_colour"] = win_colour
     env.filters["num"] = lambda value, digits=2: "" if value is None else f"{value:.{digits}f}"
+    env.filters["ago"] = lambda seconds: "" if seconds is None else age_text(seconds)
     env.globals["lower_scores_win"] = lower_scores_win
     return Jinja2Templates(env=env)
 

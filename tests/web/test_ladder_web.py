@@ -96,7 +96,7 @@ def test_the_page_is_complete_without_javascript_and_escapes_bot_text(running: d
     for name in ("ant@1.0", "bee@1.0", "cat@1.0"):
         assert f">{name}</a>" in html
     assert html.count('class="state-paused"') == 2 and html.count('class="state-active"') == 2
-    assert "forfeited " in html and 'data-api="/api/ladders/' in html
+    assert "forfeited " in html and 'data-api="/api/ladders/' in html and " s ago</time>" in html
     assert html.count('<tr class="status-done') >= 1  # the latest matches, drawn by the server
     for path in ("/", "/ladders", f"/tournaments/{tid}", "/tournaments"):
         status, text = get(server, path)
@@ -152,6 +152,7 @@ def test_the_page_follows_the_ladder_without_reloading(running: dict[str, Any], 
     assert int(page.locator("#done").inner_text()) > first + 4 and int(ant.inner_text()) > ant_first
     assert page.evaluate("window.__same_page") is True  # updated in place, never reloaded
     assert page.locator("#live").inner_text() == "(live)"
+    assert page.locator("#board tr", has_text="ant@1.0").locator("td.last").inner_text().endswith(" s ago")
     latest = [int(t) for t in page.locator("#latest tbody tr td:first-child").all_inner_texts()]
     assert len(latest) == 10 and latest == sorted(latest, reverse=True) and latest[0] > first
     crash = page.locator("#board tr", has_text=XSS_NAME)  # redrawn by the script: still text

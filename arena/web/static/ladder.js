@@ -17,6 +17,13 @@
 
   function num(value, digits) { return value === null || value === undefined ? "" : value.toFixed(digits); }
 
+  // As arena.league.queries.age_text: "42 s ago", "5 min ago", "3 h ago".
+  function ago(seconds) {
+    var whole = Math.max(0, Math.floor(seconds));
+    return whole < 120 ? whole + " s ago" : whole < 7200 ? Math.floor(whole / 60) + " min ago"
+      : Math.floor(whole / 3600) + " h ago";
+  }
+
   function cell(tr, text, className) {
     var td = document.createElement("td");
     if (className) td.className = className;
@@ -47,10 +54,14 @@
       cell(tr, e.tied_with.join(" "));
       cell(tr, e.matches, "n matches");
       cell(tr, num(e.per_minute, 1), "n");
-      var when = document.createElement("time");
-      when.setAttribute("datetime", e.last_match || "");
-      when.textContent = e.last_match || "";
-      cell(tr, "").appendChild(when);
+      var last = cell(tr, "", "last");
+      if (e.last_match) {
+        var when = document.createElement("time");
+        when.setAttribute("datetime", e.last_match);
+        when.title = e.last_match;
+        when.textContent = ago(e.last_match_age_s);
+        last.appendChild(when);
+      }
       cell(tr, e.reason, "reason");
       tbody.appendChild(tr);
     });
