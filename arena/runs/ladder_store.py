@@ -235,31 +235,45 @@ def is_running(row: StatusRow | None, now: float, alive: Callable[[int], bool] |
     return row.heartbeat is not None and now - row.heartbeat <= STALE_S
 
 
+def head(db: Database, t: TournamentRow, *, running: bool, now: float) -> dict[str, Any]:
+    """A ladder's name and game, what its running process last said (when ``running``) and
+    its matches played and failed: a status row and running totals."""
+    row = status(db, t.id)
+    on = running and row is not None
+    counts = db.match_counts(t.id)
+    return {"ladder": t.name, "id": t.id, "game": t.game, "variant": t.variant, "running": on,
+            "pid": row.pid if on and row else None,
+            "matches_per_minute": round(row.per_minute, 2) if on and row else 0.0,
+            "in_flight": row.in_flight if on and row else 0,
+            "heartbeat_age_s": round(now - row.heartbeat, 1) if on and row and row.heartbeat else None,
+            "note": row.note if on and row else "", "matches_done": counts["done"], "matches_failed": counts["failed"]}
+
+
+def state_counts(db: Database, tid: int) -> dict[str, int]:
+    """How many of the ladder's entrants are in each state."""
+    counts = dict(db.conn.execute("SELECT state, COUNT(*) FROM ladder_entrants WHERE tournament_id = ?"
+                                  " GROUP BY state", (tid,)).fetchall())
+    return {state: counts.get(state, 0) for state in STATES}
+
+
 def overview(db: Database, t: TournamentRow, *, running: bool, ratings: dict[int, tuple[float, float]],
              now: float) -> dict[str, Any]:
-    """What ``arena ladder status`` and the web's ladder page show: the process's status, the
-    ladder's counts, and per entrant (in the order they joined) its state, matches, matches per
-    minute over the last :data:`RATE_WINDOW_S`, when its last match finished (Unix time),
-    ``ratings``' mu and sigma, and the reason it is paused.
+    """What ``arena ladder status`` and the web's ladder page show: :func:`head`, and per
+    entrant (in the order they joined) its state, matches, matches per minute over the last
+    :data:`RATE_WINDOW_S` (since the process started, if that is less), when its last match
+    finished (Unix time), ``ratings``' mu and sigma, and the reason it is paused.
 
     Reads running totals, the status row and the last minute's matches: never the whole ladder.
     """
-    status_row = status(db, t.id)
-    on = running and status_row is not None
-    recent = recent_matches(db, t.id, now)
-    started = status_row.started_at if on and status_row else None
+    data = head(db, t, running=running, now=now)
+    row = status(db, t.id)
+    started = row.started_at if data["running"] and row else None
     minutes = (RATE_WINDOW_S if started is None else min(RATE_WINDOW_S, max(now - started, 1.0))) / 60.0
-    counts = db.match_counts(t.id)
-    rows = []
+    recent = recent_matches(db, t.id, now)
+    data["entrants"] = []
     for e in entrants(db, t.id):
         mu, sigma = ratings.get(e.bot_id, (None, None))
-        rows.append({"bot_id": e.bot_id, "bot": e.label, "state": e.state, "matches": e.matches,
-                     "per_minute": round(recent[e.bot_id] / minutes, 2), "last_match_at": e.last_match_at,
-                     "mu": mu, "sigma": sigma, "reason": e.reason})
-    return {"ladder": t.name, "id": t.id, "game": t.game, "variant": t.variant, "running": on,
-            "pid": status_row.pid if on and status_row else None,
-            "matches_per_minute": round(status_row.per_minute, 2) if on and status_row else 0.0,
-            "in_flight": status_row.in_flight if on and status_row else 0,
-            "heartbeat_age_s": round(now - status_row.heartbeat, 1) if on and status_row and status_row.heartbeat
-            else None, "note": status_row.note if on and status_row else "",
-            "matches_done": counts["done"], "matches_failed": counts["failed"], "entrants": rows}
+        data["entrants"].append({"bot_id": e.bot_id, "bot": e.label, "state": e.state, "matches": e.matches,
+                                 "per_minute": round(recent[e.bot_id] / minutes, 2),
+                                 "last_match_at": e.last_match_at, "mu": mu, "sigma": sigma, "reason": e.reason})
+    return data

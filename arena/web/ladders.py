@@ -14,7 +14,7 @@ from typing import Any
 
 from arena.league.queries import bot_labels
 from arena.league.ratings import separations
-from arena.league.storage import Database, NotFoundError, TournamentRow
+from arena.league.storage import Database, NotFoundError
 from arena.runs import ladder_store
 from arena.web.data import BadRequest, NotFound, is_whole_number, iso_time, match_json
 from arena.web.store import ReadOnlyStore
@@ -23,19 +23,12 @@ LATEST = 10
 """The ladder page lists this many of the latest played matches."""
 
 
-def _head(db: Database, t: TournamentRow, now: float) -> dict[str, Any]:
-    """The status part of :func:`ladder_store.overview`, with ISO times, without entrants."""
-    running = ladder_store.is_running(ladder_store.status(db, t.id), now)
-    head = ladder_store.overview(db, t, running=running, ratings={}, now=now)
-    entrants = head.pop("entrants")
-    head["entrants_by_state"] = {state: sum(e["state"] == state for e in entrants) for state in ladder_store.STATES}
-    return head
-
-
 def ladders(db: Database) -> list[dict[str, Any]]:
     """Every ladder, newest first: its status and its entrants counted by state."""
     now = time.time()
-    return [_head(db, t, now) for t in reversed(ladder_store.ladders(db))]
+    return [dict(ladder_store.head(db, t, running=ladder_store.is_running(ladder_store.status(db, t.id), now),
+                                   now=now), entrants_by_state=ladder_store.state_counts(db, t.id))
+            for t in reversed(ladder_store.ladders(db))]
 
 
 def parse_since(params: Any) -> int | None:
