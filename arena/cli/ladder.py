@@ -154,7 +154,8 @@ def remove_command(bots: tuple[str, ...], ladder_name: str | None, db_path: Path
     _set_state(bots, ladder_name, db_path, "removed", "removed by hand")
 
 
-STATUS_COLUMNS = [Column("bot"), Column("state"), Column("matches"), Column("last_match", "last match"),
+STATUS_COLUMNS = [Column("bot"), Column("state"), Column("matches"), Column("per_minute", "per min", digits=1),
+                  Column("last_match", "last match"),
                   Column("mu", digits=1), Column("sigma", digits=1), Column("reason")]
 
 
@@ -164,9 +165,10 @@ STATUS_COLUMNS = [Column("bot"), Column("state"), Column("matches"), Column("las
 @db_option
 def status_command(ladder_name: str | None, fmt: str, db_path: Path) -> None:
     """What a ladder is doing: running or not, matches per minute and in flight, each entrant's
-    matches, last match, state and why it is paused."""
+    matches, matches per minute, last match, state and why it is paused."""
     import json
 
+    from arena.league.queries import age_text
     from arena.runs import ladder_store
     from arena.runs.tournament import runner_alive
 
@@ -175,26 +177,15 @@ def status_command(ladder_name: str | None, fmt: str, db_path: Path) -> None:
             t = _find(db, ladder_name)
         except _expected() as error:
             raise click.ClickException(str(error)) from None
-        status = ladder_store.status(db, t.id)
-        running = status is not None and status.pid is not None and runner_alive(status.pid)
-        activity = ladder_store.entrant_activity(db, t.id)
+        now = time.time()
         ratings = {r[0]: (r[1], r[2]) for r in db.conn.execute(
             "SELECT bot_id, mu, sigma FROM ratings WHERE game = ? AND variant = ?", (t.game, t.variant))}
-        rows = []
-        for e in ladder_store.entrants(db, t.id):
-            played, last = activity.get(e.bot_id, (0, None))
-            mu, sigma = ratings.get(e.bot_id, (None, None))
-            rows.append({"bot": e.label, "state": e.state, "matches": played,
-                         "last_match": None if last is None else _ago(last), "mu": mu, "sigma": sigma,
-                         "reason": e.reason})
-        counts = db.match_counts(t.id)
-        head = {"ladder": t.name, "id": t.id, "game": t.game, "variant": t.variant, "running": running,
-                "pid": status.pid if running and status else None,
-                "matches_per_minute": round(status.per_minute, 2) if running and status else 0.0,
-                "in_flight": status.in_flight if running and status else 0,
-                "heartbeat_age_s": round(time.time() - status.heartbeat, 1) if running and status and
-                status.heartbeat else None, "note": status.note if running and status else "",
-                "matches_done": counts["done"], "matches_failed": counts["failed"]}
+        running = ladder_store.is_running(ladder_store.status(db, t.id), now, runner_alive)
+        head = ladder_store.overview(db, t, running=running, ratings=ratings, now=now)
+        rows = [{**{k: v for k, v in e.items() if k not in ("bot_id", "last_match_at")},
+                 "last_match": None if e["last_match_at"] is None else age_text(now - e["last_match_at"])}
+                for e in head.pop("entrants")]
+        counts = {"done": head["matches_done"], "failed": head["matches_failed"]}
         if fmt == "json":
             click.echo(json.dumps({**head, "entrants": rows}, indent=1))
             return
@@ -205,9 +196,3 @@ def status_command(ladder_name: str | None, fmt: str, db_path: Path) -> None:
             console.print(f"ladder {clean(t.name)} (id {t.id}, {t.game} {t.variant}): {state}; "
                           f"{counts['done']} matches played, {counts['failed']} failed")
         emit(STATUS_COLUMNS, rows, fmt, empty="no entrants yet: `arena ladder add BOT`")
-
-
-def _ago(stamp: float) -> str:
-    seconds = max(0, int(time.time() - stamp))
-    return f"{seconds} s ago" if seconds < 120 else f"{seconds // 60} min ago" if seconds < 7200 else \
-        f"{seconds // 3600} h ago"

@@ -80,3 +80,10 @@ def players_text(match: MatchRow, labels: dict[int, str]) -> str:
             text += f" #{match.ranking[seat] + 1}"
         parts.append(text)
     return ", ".join(parts)
+
+
+def age_text(seconds: float) -> str:
+    """How long ago, as ``arena ladder status`` and the ladder page say it: ``"42 s ago"``,
+    ``"5 min ago"``, ``"3 h ago"``."""
+    whole = max(0, int(seconds))
+    return f"{whole} s ago" if whole < 120 else f"{whole // 60} min ago" if whole < 7200 else f"{whole // 3600} h ago"

@@ -12,7 +12,10 @@ functions the writer uses, so both ways give the same numbers.
   matches it sat in (a bot filling two seats counts once: best rank, mean score, all faults);
 * ``pair_stats(game, variant, bot_id, other_id, matches, half_points)``: ``bot_id``'s results
   against ``other_id`` in half points (2 ranked above, 1 tied, 0 below), exact integers;
-* ``tournament_stats(tournament_id, pending, done, failed)``: matches by status.
+* ``tournament_stats(tournament_id, pending, done, failed)``: matches by status;
+* ``ladder_entrants.matches`` and ``last_match_at`` (schema 7): each ladder entrant's played
+  matches of its ladder and when the last one finished (the table itself is the ladder's,
+  :data:`arena.league.storage.LADDER_SCHEMA`).
 """
 
 from __future__ import annotations
@@ -187,6 +190,25 @@ def count_status(conn: sqlite3.Connection, tournament_id: int | None, old: str, 
         return
     conn.execute(f"UPDATE tournament_stats SET {old} = {old} - 1, {new} = {new} + 1 WHERE tournament_id = ?",
                  (tournament_id,))
+
+
+def count_entrant_match(conn: sqlite3.Connection, tournament_id: int | None, bot_ids: Sequence[int],
+                        finished_at: float) -> None:
+    """Add one played match to its ladder entrants' totals (a bot in two seats counts once);
+    a match of a tournament that is not a ladder has no entrant rows and changes nothing."""
+    if tournament_id is None:
+        return
+    conn.executemany("UPDATE ladder_entrants SET matches = matches + 1, last_match_at = ?"
+                     " WHERE tournament_id = ? AND bot_id = ?",
+                     [(finished_at, tournament_id, bot) for bot in sorted(set(bot_ids))])
+
+
+def rebuild_entrants(conn: sqlite3.Connection) -> None:
+    """Every ladder entrant's totals from the stored matches (the migration to schema 7)."""
+    conn.execute(
+        "UPDATE ladder_entrants SET (matches, last_match_at) = (SELECT COUNT(DISTINCT m.id), MAX(m.finished_at)"
+        " FROM matches m JOIN match_seats s ON s.match_id = m.id WHERE m.tournament_id = ladder_entrants.tournament_id"
+        " AND s.bot_id = ladder_entrants.bot_id AND m.status = 'done')")
 
 
 def rebuild(conn: sqlite3.Connection, game: str, variant: str) -> None:

@@ -26,7 +26,8 @@ Schema (version :data:`SCHEMA_VERSION`)::
     rating_history(bot_id, match_id, mu, sigma)        the rating after each match, WITHOUT ROWID
     rating_state(game, variant, last_match_id, rated_count)
     game_stats, bot_stats, pair_stats, tournament_stats    running totals (:mod:`arena.league.stats`)
-    ladder_entrants(tournament_id, bot_id, state, reason, joined_at, active_since, changed_at)
+    ladder_entrants(tournament_id, bot_id, state, reason, joined_at, active_since, changed_at,
+                    matches, last_match_at)
     ladder_status(tournament_id, pid, started_at, heartbeat, in_flight, per_minute, note)
     indexes: matches by (game, variant, status, id) and (tournament_id, status, id), seats by bot
     users, web_sessions    accounts of people who submit bots (:mod:`arena.submission.accounts`)
@@ -68,14 +69,17 @@ from arena.league import stats as league_stats
 from arena.submission import accounts
 from referee.result import MatchRecord, MoveStatus
 
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 """1: records as JSON text; 2: records compact; 3: running totals (:mod:`arena.league.stats`)
 and rating history by bot; 4: records with a preset dictionary and the engine's texts left out
 (:func:`encode_record`), seats and rating history without row ids; 5: ladder entrants and
-status (:data:`LADDER_SCHEMA`); 6: accounts and web sessions (:mod:`arena.submission.accounts`).
-Older files are migrated on open."""
+status (:data:`LADDER_SCHEMA`); 6: accounts and web sessions (:mod:`arena.submission.accounts`);
+7: each ladder entrant's played matches and last match as running totals.  Older files are
+migrated on open."""
 _STATS_SINCE = 3
 """The first schema with the running totals."""
+_ENTRANT_TOTALS_SINCE = 7
+"""The first schema with ladder entrants' running totals."""
 DEFAULT_DB = "arena.db"
 
 _SCHEMA = """
@@ -197,6 +201,8 @@ CREATE TABLE IF NOT EXISTS ladder_entrants (
     joined_at REAL NOT NULL,
     active_since REAL NOT NULL,
     changed_at REAL NOT NULL,
+    matches INTEGER NOT NULL DEFAULT 0,
+    last_match_at REAL,
     PRIMARY KEY (tournament_id, bot_id)
 );
 CREATE TABLE IF NOT EXISTS ladder_status (
@@ -211,7 +217,8 @@ CREATE TABLE IF NOT EXISTS ladder_status (
 """
 """A ladder is a tournament row (``options.kind == "ladder"``) whose matches are appended as it
 plays; these tables hold its entrants' states, written by ``arena ladder add|pause|...``, and
-the status its running process refreshes (:mod:`arena.runs.ladder_store`)."""
+the status its running process refreshes (:mod:`arena.runs.ladder_store`).  ``matches`` and
+``last_match_at`` are running totals (:func:`arena.league.stats.count_entrant_match`)."""
 
 
 class StorageError(Exception):
@@ -386,7 +393,7 @@ class Database:
             with self.transaction():
                 _execute_script(self.conn, _SCHEMA + league_stats.SCHEMA + LADDER_SCHEMA + ';' + accounts.SCHEMA)
                 self.conn.execute("INSERT INTO schema_version (version) VALUES (?)", (SCHEMA_VERSION,))
-            self.has_stats = True
+            self.has_stats = self.has_entrant_totals = True
             return
         if "schema_version" not in tables:
             raise StorageError(f"{self.path} is an SQLite file but not an arena database")
@@ -402,6 +409,8 @@ class Database:
             self._migrate(version)
         self.has_stats = (self.schema_version() or 0) >= _STATS_SINCE
         """Whether the running totals are stored (else, a read-only view of an older file, they are computed)."""
+        self.has_entrant_totals = (self.schema_version() or 0) >= _ENTRANT_TOTALS_SINCE
+        """Whether ladder entrants' played matches are stored (schema 7), else they are counted."""
 
     def _migrate(self, version: int) -> None:
         """Bring an older schema up to :data:`SCHEMA_VERSION`, in one transaction."""
@@ -423,6 +432,10 @@ class Database:
                     self.conn.execute(f"DROP TABLE old_{table}")
             if version < 5:  # ladders: entrants and the running process's status
                 _execute_script(self.conn, LADDER_SCHEMA)
+            elif version < 7:  # each ladder entrant's played matches, counted once from the stored ones
+                self.conn.execute("ALTER TABLE ladder_entrants ADD COLUMN matches INTEGER NOT NULL DEFAULT 0")
+                self.conn.execute("ALTER TABLE ladder_entrants ADD COLUMN last_match_at REAL")
+                league_stats.rebuild_entrants(self.conn)
             if version < 6:  # accounts: users and their web sessions
                 _execute_script(self.conn, accounts.SCHEMA)
             self.conn.execute("UPDATE schema_version SET version = ?", (SCHEMA_VERSION,))
@@ -839,10 +852,11 @@ class Database:
         n = len(record.players)
         if row["num_players"] != n:
             return StorageError(f"match {match_id} has {row['num_players']} seats but the record {n} players")
+        finished = time.time()
         cursor = self.conn.execute(
             "UPDATE matches SET status = 'done', termination = ?, reason = ?, scores = ?, ranking = ?,"
             " engine_ranking = ?, faults = ?, forfeited = ?, record = ?, duration_s = ?, attempts = attempts + 1,"
-            " finished_at = ? WHERE id = ? AND status != 'done'", (*values, time.time(), match_id))
+            " finished_at = ? WHERE id = ? AND status != 'done'", (*values, finished, match_id))
         if cursor.rowcount != 1:  # cannot happen under BEGIN IMMEDIATE; kept as the guard
             raise StorageError(f"match {match_id} changed while being stored")
         faults = [0] * n
@@ -857,6 +871,7 @@ class Database:
         league_stats.add_match(self.conn, row["game"], row["variant"], match_id, bot_ids, record.scores,
                                record.ranking, faults)
         league_stats.count_status(self.conn, row["tournament_id"], row["status"], "done")
+        league_stats.count_entrant_match(self.conn, row["tournament_id"], bot_ids, finished)
         return True
 
     def mark_failed(self, match_id: int, reason: str, record: MatchRecord | None = None) -> None:

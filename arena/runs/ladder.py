@@ -39,6 +39,7 @@ from arena.executors import Executor, JobResult, MatchJob
 from arena.league.ratings import MU, SIGMA, update_ratings
 from arena.league.storage import Database, ScheduledMatch, TournamentRow
 from arena.runs import ladder_store as store
+from arena.runs.ladder_store import RATE_WINDOW_S
 from arena.runs.loop import RunSummary, run_loop
 from arena.runs.tournament import TournamentError, runner_alive, expand_bots, register, spec_from_row
 from arena.scheduling.ladder import Entrant, Policy, count_before, next_set
@@ -54,8 +55,6 @@ RECENT = 20
 """Auto-pause looks at an entrant's last this many played matches of the ladder."""
 REFRESH_S = 1.0
 """How often the running process reads the entrants' states and writes its status."""
-RATE_WINDOW_S = 60.0
-"""``matches per minute`` counts the matches stored over this last stretch."""
 
 
 class LadderError(TournamentError):

@@ -12,12 +12,20 @@ from __future__ import annotations
 
 import json
 import time
+from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from arena.league.storage import Database, ScheduledMatch, TournamentRow
 
 STATES = ("active", "paused", "removed")
+RATE_WINDOW_S = 60.0
+"""Matches per minute, the ladder's and each entrant's, count the matches of this last stretch."""
+STALE_S = 10.0
+"""A heartbeat older than this (the process writes one a second) means no process runs the ladder."""
+RECENT_CAP = 5000
+""":func:`recent_matches` reads at most this many matches, whatever the rate."""
 
 
 @dataclass(frozen=True)
@@ -32,6 +40,10 @@ class EntrantRow:
     active_since: float
     """When it last became active: its fair share of matches is counted from then."""
     changed_at: float
+    matches: int = 0
+    """Its played matches of the ladder (a running total: schema 7)."""
+    last_match_at: float | None = None
+    """When its last played match of the ladder finished."""
 
 
 @dataclass(frozen=True)
@@ -57,12 +69,16 @@ def ladders(db: Database) -> list[TournamentRow]:
 
 
 def entrants(db: Database, tid: int) -> list[EntrantRow]:
-    """The ladder's entrants (removed ones included), in the order they joined."""
+    """The ladder's entrants (removed ones included), in the order they joined, with their
+    played matches: running totals, or (a read-only view of a schema-5 or 6 file) counted."""
+    totals = ", e.matches, e.last_match_at" if db.has_entrant_totals else ""
     rows = db.conn.execute(
         "SELECT e.bot_id, b.name, b.version, e.state, e.reason, e.joined_at, e.active_since, e.changed_at"
-        " FROM ladder_entrants e JOIN bots b ON b.id = e.bot_id WHERE e.tournament_id = ?"
-        " ORDER BY e.joined_at, e.bot_id", (tid,))
-    return [EntrantRow(r[0], f"{r[1]}@{r[2]}" if r[2] else r[1], r[3], r[4], r[5], r[6], r[7]) for r in rows]
+        f"{totals} FROM ladder_entrants e JOIN bots b ON b.id = e.bot_id WHERE e.tournament_id = ?"
+        " ORDER BY e.joined_at, e.bot_id", (tid,)).fetchall()
+    counted = {} if db.has_entrant_totals else _count_activity(db, tid)
+    return [EntrantRow(r[0], f"{r[1]}@{r[2]}" if r[2] else r[1], r[3], r[4], r[5], r[6], r[7],
+                       *(r[8:] if db.has_entrant_totals else counted.get(r[0], (0, None)))) for r in rows]
 
 
 def add_entrant(db: Database, tid: int, bot_id: int, address: str | None) -> str:
@@ -177,8 +193,87 @@ def status(db: Database, tid: int) -> StatusRow | None:
     return None if row is None else StatusRow(row[0], row[1], row[2], row[3], row[4], row[5])
 
 
-def entrant_activity(db: Database, tid: int) -> dict[int, tuple[int, float | None]]:
-    """``bot id -> (matches played in the ladder, when its last one finished)``."""
+def _count_activity(db: Database, tid: int) -> dict[int, tuple[int, float | None]]:
+    """``bot id -> (matches played in the ladder, when its last one finished)``, read from
+    every match of the ladder: only for files without the running totals."""
     return {r[0]: (r[1], r[2]) for r in db.conn.execute(
         "SELECT s.bot_id, COUNT(DISTINCT m.id), MAX(m.finished_at) FROM matches m JOIN match_seats s"
         " ON s.match_id = m.id WHERE m.tournament_id = ? AND m.status = 'done' GROUP BY s.bot_id", (tid,))}
+
+
+def recent_matches(db: Database, tid: int, now: float, window: float = RATE_WINDOW_S) -> Counter[int]:
+    """Per bot, its matches of the ladder that finished in the last ``window`` seconds.
+
+    Reads the ladder's played matches newest first through their index and stops at the
+    first that finished before the window (ids follow the order matches were scheduled in,
+    so a match finishing out of order at the window's edge may be missed): the work follows
+    the match rate, not the ladder's length, and never exceeds :data:`RECENT_CAP` matches.
+    """
+    counts: Counter[int] = Counter()
+    ids = []
+    for match_id, finished in db.conn.execute(
+            "SELECT id, finished_at FROM matches WHERE tournament_id = ? AND status = 'done' ORDER BY id DESC"
+            f" LIMIT {RECENT_CAP}", (tid,)):
+        if finished is None or finished < now - window:
+            break
+        ids.append(match_id)
+    for start in range(0, len(ids), 500):
+        chunk = ids[start:start + 500]
+        counts.update(r[0] for r in db.conn.execute(
+            f"SELECT DISTINCT bot_id, match_id FROM match_seats WHERE match_id IN ({','.join('?' * len(chunk))})",
+            chunk))
+    return counts
+
+
+def is_running(row: StatusRow | None, now: float, alive: Callable[[int], bool] | None = None) -> bool:
+    """Whether a process runs the ladder: it said so (a pid) and, given ``alive`` (the same
+    machine's check of that pid), it lives; else its heartbeat is at most :data:`STALE_S` old."""
+    if row is None or row.pid is None:
+        return False
+    if alive is not None:
+        return alive(row.pid)
+    return row.heartbeat is not None and now - row.heartbeat <= STALE_S
+
+
+def head(db: Database, t: TournamentRow, *, running: bool, now: float) -> dict[str, Any]:
+    """A ladder's name and game, what its running process last said (when ``running``) and
+    its matches played and failed: a status row and running totals."""
+    row = status(db, t.id)
+    on = running and row is not None
+    counts = db.match_counts(t.id)
+    return {"ladder": t.name, "id": t.id, "game": t.game, "variant": t.variant, "running": on,
+            "pid": row.pid if on and row else None,
+            "matches_per_minute": round(row.per_minute, 2) if on and row else 0.0,
+            "in_flight": row.in_flight if on and row else 0,
+            "heartbeat_age_s": round(now - row.heartbeat, 1) if on and row and row.heartbeat else None,
+            "note": row.note if on and row else "", "matches_done": counts["done"], "matches_failed": counts["failed"]}
+
+
+def state_counts(db: Database, tid: int) -> dict[str, int]:
+    """How many of the ladder's entrants are in each state."""
+    counts = dict(db.conn.execute("SELECT state, COUNT(*) FROM ladder_entrants WHERE tournament_id = ?"
+                                  " GROUP BY state", (tid,)).fetchall())
+    return {state: counts.get(state, 0) for state in STATES}
+
+
+def overview(db: Database, t: TournamentRow, *, running: bool, ratings: dict[int, tuple[float, float]],
+             now: float) -> dict[str, Any]:
+    """What ``arena ladder status`` and the web's ladder page show: :func:`head`, and per
+    entrant (in the order they joined) its state, matches, matches per minute over the last
+    :data:`RATE_WINDOW_S` (since the process started, if that is less), when its last match
+    finished (Unix time), ``ratings``' mu and sigma, and the reason it is paused.
+
+    Reads running totals, the status row and the last minute's matches: never the whole ladder.
+    """
+    data = head(db, t, running=running, now=now)
+    row = status(db, t.id)
+    started = row.started_at if data["running"] and row else None
+    minutes = (RATE_WINDOW_S if started is None else min(RATE_WINDOW_S, max(now - started, 1.0))) / 60.0
+    recent = recent_matches(db, t.id, now)
+    data["entrants"] = []
+    for e in entrants(db, t.id):
+        mu, sigma = ratings.get(e.bot_id, (None, None))
+        data["entrants"].append({"bot_id": e.bot_id, "bot": e.label, "state": e.state, "matches": e.matches,
+                                 "per_minute": round(recent[e.bot_id] / minutes, 2),
+                                 "last_match_at": e.last_match_at, "mu": mu, "sigma": sigma, "reason": e.reason})
+    return data

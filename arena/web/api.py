@@ -8,7 +8,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
-from arena.web import data
+from arena.web import data, ladders as ladder_data
 from arena.web.store import ReadOnlyStore
 
 
@@ -51,6 +51,19 @@ def tournament(request: Request) -> JSONResponse:
         return JSONResponse(data.tournament(_store(request), db, request.path_params["tid"]))
 
 
+def ladders(request: Request) -> JSONResponse:
+    with _store(request).connect() as db:
+        return JSONResponse(ladder_data.ladders(db))
+
+
+def ladder(request: Request) -> JSONResponse:
+    """With ``?since=ID`` (what the ladder page polls), only the played matches above it."""
+    since = ladder_data.parse_since(request.query_params)
+    store = _store(request)
+    with store.connect() as db:
+        return JSONResponse(ladder_data.ladder(store, db, request.path_params["tid"], since))
+
+
 def matches(request: Request) -> JSONResponse:
     where = data.MatchFilter.parse(request.query_params)
     with _store(request).connect() as db:
@@ -70,6 +83,8 @@ routes = [
     Route("/bots/{bot_id:int}", bot),
     Route("/tournaments", tournaments),
     Route("/tournaments/{tid:int}", tournament),
+    Route("/ladders", ladders),
+    Route("/ladders/{tid:int}", ladder),
     Route("/matches", matches),
     Route("/matches/{match_id:int}", match),
 ]

@@ -26,6 +26,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from arena.league.queries import age_text
 from arena.submission import web_auth
 from arena.submission.web_auth import AccountsConfig, AccountsDoor
 from arena.web import api, pages, play_routes, replay_routes
@@ -67,6 +68,7 @@ def _templates() -> Jinja2Templates:
                              undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
     env.filters["win_colour"] = win_colour
     env.filters["num"] = lambda value, digits=2: "" if value is None else f"{value:.{digits}f}"
+    env.filters["ago"] = lambda seconds: "" if seconds is None else age_text(seconds)
     env.globals["lower_scores_win"] = lower_scores_win
     env.globals.update(web_auth.TEMPLATE_GLOBALS)
     return Jinja2Templates(env=env)

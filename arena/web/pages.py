@@ -1,5 +1,5 @@
-"""The HTML pages: games and their leaderboards, bots, head-to-head, tournaments, matches and
-the replay viewer.  Every template autoescapes; bot-supplied text is never marked safe."""
+"""The HTML pages: games and their leaderboards, bots, head-to-head, tournaments, ladders,
+matches and the replay viewer.  Every template autoescapes; bot-supplied text is never marked safe."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from starlette.routing import Route
 from starlette.templating import Jinja2Templates
 
 from arena.league.storage import Database
-from arena.web import data
+from arena.web import data, ladders as ladder_data
 from arena.web.charts import rating_history_svg
 from arena.web.store import ReadOnlyStore
 
@@ -34,7 +34,9 @@ def index(request: Request) -> Response:
         tables = [(g, data.ratings(store, db, g["game"], g["variant"])) for g in games if g["variant"]]
         unplayed = [g["game"] for g in games if not g["variant"]]
         tournaments = data.tournaments(db)[:5]
-    return _render(request, "index.html", {"tables": tables, "unplayed": unplayed, "tournaments": tournaments})
+        ladders = ladder_data.ladders(db)
+    return _render(request, "index.html", {"tables": tables, "unplayed": unplayed, "tournaments": tournaments,
+                                           "ladders": ladders})
 
 
 def game(request: Request) -> Response:
@@ -91,6 +93,19 @@ def tournament(request: Request) -> Response:
                                                                          request.path_params["tid"])})
 
 
+def ladders(request: Request) -> Response:
+    with _store(request).connect() as db:
+        return _render(request, "ladders.html", {"ladders": ladder_data.ladders(db)})
+
+
+def ladder(request: Request) -> Response:
+    """Complete as served; ``static/ladder.js`` then refreshes its parts while the ladder runs."""
+    store = _store(request)
+    with store.connect() as db:
+        info = ladder_data.ladder(store, db, request.path_params["tid"])
+    return _render(request, "ladder.html", {"l": info})
+
+
 def matches(request: Request) -> Response:
     where = data.MatchFilter.parse(request.query_params)
     with _store(request).connect() as db:
@@ -119,6 +134,8 @@ routes = [
     Route("/bots/{bot_id:int}", bot, name="bot"),
     Route("/tournaments", tournaments, name="tournaments"),
     Route("/tournaments/{tid:int}", tournament, name="tournament"),
+    Route("/ladders", ladders, name="ladders"),
+    Route("/ladders/{tid:int}", ladder, name="ladder"),
     Route("/matches", matches, name="matches"),
     Route("/matches/{match_id:int}", match, name="match"),
     Route("/favicon.ico", favicon),

@@ -76,7 +76,8 @@ def wait_until(check: Callable[[], bool], process: subprocess.Popen[str], what: 
 
 
 def assert_whole(db: Path) -> None:
-    """Nothing half-stored, nothing left pending: every done match has every seat's result."""
+    """Nothing half-stored, nothing left pending: every done match has every seat's result, and
+    the running totals (matches by status, each entrant's matches and last match) are exact."""
     assert query(db, "SELECT COUNT(*) FROM matches WHERE status = 'pending'") == [(0,)]
     assert query(db, "SELECT COUNT(*) FROM matches m JOIN match_seats s ON s.match_id = m.id WHERE m.status = 'done'"
                      " AND (s.score IS NULL OR s.rank IS NULL OR m.record IS NULL)") == [(0,)]
@@ -84,3 +85,8 @@ def assert_whole(db: Path) -> None:
         db, "SELECT t.id, COALESCE(SUM(m.status = 'pending'), 0), COALESCE(SUM(m.status = 'done'), 0),"
             " COALESCE(SUM(m.status = 'failed'), 0) FROM tournaments t LEFT JOIN matches m ON m.tournament_id = t.id"
             " GROUP BY t.id ORDER BY 1")
+    entrants = "SELECT tournament_id, bot_id, matches, last_match_at FROM ladder_entrants ORDER BY 1, 2"
+    assert query(db, entrants) == query(
+        db, "SELECT e.tournament_id, e.bot_id, COUNT(DISTINCT m.id), MAX(m.finished_at) FROM ladder_entrants e"
+            " LEFT JOIN match_seats s ON s.bot_id = e.bot_id LEFT JOIN matches m ON m.id = s.match_id"
+            " AND m.tournament_id = e.tournament_id AND m.status = 'done' GROUP BY 1, 2 ORDER BY 1, 2")

@@ -153,6 +153,39 @@ def test_a_schema_3_file_gains_the_ladder_tables(tmp_path: Path) -> None:
         assert db.integrity_problems() == []
 
 
+def test_entrant_totals_follow_every_stored_match_and_a_schema_5_file_gains_them(tmp_path: Path) -> None:
+    """Each entrant's matches and last match are running totals (a bot in two seats counts
+    once); a schema-5 file is read by counting, and migrating fills the totals the same."""
+    from arena.league.storage import ScheduledMatch
+
+    db, tid = _ladder_db(tmp_path)
+    ant, bee = (e.bot_id for e in ladder_store.entrants(db, tid))
+    ids = ladder_store.append_matches(db, db.tournament(tid), [ScheduledMatch((ant, bee), 7, 0, 0, 0),
+                                                               ScheduledMatch((bee, ant), 7, 0, 0, 1),
+                                                               ScheduledMatch((ant, ant), 8, 1, 1, 0)])
+    db.store_results([(i, record(i, [0, 1])) for i in ids[:2]])
+    db.store_results([(ids[2], record(ids[2], [0, 1]))])
+    last = db.conn.execute("SELECT MAX(finished_at) FROM matches").fetchone()[0]
+    totals = {e.label: (e.matches, e.last_match_at) for e in ladder_store.entrants(db, tid)}
+    assert totals["ant@1.0"] == (3, last) and totals["bee@1.0"][0] == 2
+    assert ladder_store.recent_matches(db, tid, now=last) == {ant: 3, bee: 2}
+    assert ladder_store.recent_matches(db, tid, now=last + 61) == {}
+    db.close()
+    path = tmp_path / "ladder.db"
+    conn = sqlite3.connect(path)
+    conn.execute("ALTER TABLE ladder_entrants DROP COLUMN matches")
+    conn.execute("ALTER TABLE ladder_entrants DROP COLUMN last_match_at")
+    conn.execute("UPDATE schema_version SET version = 5")
+    conn.commit()
+    conn.close()
+    with Database(path, readonly=True) as reader:
+        assert reader.schema_version() == 5
+        assert {e.label: (e.matches, e.last_match_at) for e in ladder_store.entrants(reader, tid)} == totals
+    with Database(path) as migrated:
+        assert migrated.schema_version() == SCHEMA_VERSION == 6
+        assert {e.label: (e.matches, e.last_match_at) for e in ladder_store.entrants(migrated, tid)} == totals
+
+
 def test_service_config_defaults_are_documented() -> None:
     """docs/ladder.md's config reference gives the defaults the code uses."""
     text = (Path(__file__).resolve().parents[2] / "docs" / "ladder.md").read_text(encoding="utf-8")

@@ -11,28 +11,7 @@
 
   function latestRows(matches) {
     var tbody = document.querySelector("#latest tbody");
-    if (!tbody) return;
-    tbody.textContent = "";
-    matches.forEach(function (m) {
-      var tr = document.createElement("tr");
-      tr.className = "status-" + m.status + (m.faults ? " has-faults" : "");
-      var idCell = document.createElement("td");
-      var link = document.createElement("a");
-      link.href = "/matches/" + encodeURIComponent(m.id);
-      link.textContent = String(m.id);
-      idCell.appendChild(link);
-      tr.appendChild(idCell);
-      var cells = [m.tournament_id || "", m.game + " (" + m.variant + ")",
-        m.seats.map(function (s) { return s.bot + (s.rank ? " #" + s.rank : ""); }).join(", "),
-        m.status, m.seats.map(function (s) { return s.score === null ? "" : String(s.score); }).join(" · "),
-        m.reason || ""];
-      cells.forEach(function (text) {
-        var td = document.createElement("td");
-        td.textContent = String(text);
-        tr.appendChild(td);
-      });
-      tbody.appendChild(tr);
-    });
+    if (tbody) window.arenaMatchRows(tbody, matches);
   }
 
   function standingsRows(rows) {
