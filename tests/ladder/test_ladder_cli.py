@@ -147,7 +147,7 @@ def test_a_schema_3_file_gains_the_ladder_tables(tmp_path: Path) -> None:
     with Database(path, readonly=True) as reader:
         assert reader.schema_version() == 3
     with Database(path) as db:
-        assert db.schema_version() == SCHEMA_VERSION == 5
+        assert db.schema_version() == SCHEMA_VERSION == 7
         tables = {r[0] for r in db.conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         assert {"ladder_entrants", "ladder_status"} <= tables
         assert db.integrity_problems() == []

@@ -128,7 +128,7 @@ def schema_3_file(path: Path) -> None:
 
 def test_a_fresh_file_has_the_accounts_tables(tmp_path: Path) -> None:
     with Database(tmp_path / "new.db") as db:
-        assert db.schema_version() == SCHEMA_VERSION == 6 and accounts.has_accounts(db) and db.has_stats
+        assert db.schema_version() == SCHEMA_VERSION == 7 and accounts.has_accounts(db) and db.has_stats
 
 
 def test_a_schema_3_file_is_migrated_and_read_only_views_keep_its_running_totals(tmp_path: Path) -> None:
