@@ -21,8 +21,11 @@ from click.testing import CliRunner
 
 from arena.cli import main
 from arena.league.storage import SCHEMA_VERSION, Database
+from arena.runs.ladder import load_config, open_ladder
 from arena.submission import accounts
-from arena.submission.archive import content_hash, pack
+from arena.submission.archive import ArchiveError, content_hash, pack
+from arena.submission.submissions import receive
+from tests.ladder.helpers import write_config
 
 from .test_archive import tar_entry, tar_gz
 
@@ -306,3 +309,20 @@ def test_a_schema_6_league_gains_the_submissions_tables(tmp_path: Path) -> None:
         assert db.schema_version() == SCHEMA_VERSION == 7
         tables = {row[0] for row in db.conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         assert {"submissions", "bot_names"} <= tables
+
+
+def test_a_bot_for_a_ladder_must_claim_the_ladders_game(tmp_path: Path) -> None:
+    """``receive`` on a real league file holding the Yahtzee ladder "dice"."""
+    config = load_config(write_config(tmp_path, [RANDOM_BOT]))
+    data_dir = tmp_path / "data"
+    with Database(config.db) as db:
+        open_ladder(db, config.ladders[0], config)
+        author, _ = accounts.add_user(db, "henry")
+        gin = bot_named(tmp_path / "gin", "gin-only")
+        (gin / "bot.toml").write_text((gin / "bot.toml").read_text().replace('games = ["*"]', 'games = ["gin_rummy"]'))
+        with pytest.raises(ArchiveError) as refused:
+            receive(db, data_dir, author, pack(gin), ladder="dice")
+        assert str(refused.value) == "bot.toml claims games 'gin_rummy'; this ladder plays yahtzee"
+        assert everything_below(data_dir) == {"incoming"}  # nothing but the empty staging folder
+        found, new = receive(db, data_dir, author, pack(RANDOM_BOT), ladder="dice")
+        assert new and found.ladder == "dice" and found.bot_name == "random" and found.state == "received"
