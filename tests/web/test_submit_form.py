@@ -18,7 +18,7 @@ from arena.submission.archive import content_hash
 from arena.submission.web_auth import AccountsConfig
 from arena.submission.web_submit import UploadsConfig
 
-from .conftest import SAMPLE_BOTS, Server
+from .conftest import SAMPLE_BOTS, XSS_VERSION, Server
 from .test_sign_in import Client
 
 
@@ -33,10 +33,12 @@ def uploads(tmp_path: Path) -> Iterator[tuple[Server, dict[str, str], Path]]:
 
 
 def zipped_bot(folder: Path) -> Path:
-    """The random sample bot as a zip of its folder (as "compress this folder" makes it), named "zipped"."""
+    """The random sample bot as a zip of its folder (as "compress this folder" makes it), named
+    "zipped", with an HTML version label."""
     bot = folder / "zipped"
     shutil.copytree(SAMPLE_BOTS / "random_bot", bot, ignore=shutil.ignore_patterns("__pycache__"))
-    (bot / "bot.toml").write_text((bot / "bot.toml").read_text().replace('name = "random"', 'name = "zipped"'))
+    (bot / "bot.toml").write_text((bot / "bot.toml").read_text().replace('name = "random"', 'name = "zipped"')
+                                  .replace('version = "1.0"', f'version = "{XSS_VERSION}"'))
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
         for file in sorted(bot.iterdir()):
@@ -76,10 +78,11 @@ def test_a_zip_uploaded_through_the_form_is_received(uploads, page, tmp_path: Pa
     page.get_by_label("bot (tar.gz or zip").set_input_files(str(archive))
     page.get_by_role("button", name="Upload").click()
     page.wait_for_selector("p.message")
-    assert page.locator("p.message").inner_text() == "received zipped 1.0 as submission 1"
+    assert page.locator("p.message").inner_text() == f"received zipped {XSS_VERSION} as submission 1"  # as text
     row = page.locator("table.submissions tbody tr")
     assert row.count() == 1 and row.locator(".bot-name").inner_text() == "zipped"
     assert row.locator(".state").inner_text() == "received"
+    assert row.locator("td").nth(2).inner_text() == XSS_VERSION and page.locator("main i").count() == 0
     digest = content_hash(tmp_path / "zipped")
     assert content_hash(data_dir / "bots" / "alice" / "zipped" / digest) == digest
     assert page.dialogs == [] and page.errors == []
