@@ -1,13 +1,15 @@
 """``arena submit``: pack a bot folder and upload it to a server's ``/api/submissions``
 (docs/submitting.md).  The archive is checked here first, so an author learns of a refusal
-before uploading."""
+before uploading; the upload asks ``Expect: 100-continue``, so a server that refuses it on
+its headers (a bad token, a size over its limit) says so before the body is sent, instead
+of closing the connection in the middle of it."""
 
 from __future__ import annotations
 
+import http.client
 import json
-import urllib.error
+import select
 import urllib.parse
-import urllib.request
 from pathlib import Path
 
 import click
@@ -16,14 +18,49 @@ from arena.submission.archive import ArchiveError, pack
 from referee.untrusted import clean
 
 
-def _server_message(error: urllib.error.HTTPError) -> str:
-    """The ``error`` text of a refusal's JSON body, or its status line."""
+CONTINUE_SECONDS = 5.0
+"""How long to wait for the server's ``100 Continue`` before sending the body anyway (a
+proxy on the way may not pass it on)."""
+
+
+def _post(url: str, data: bytes, token: str, timeout: float) -> tuple[int, bytes]:
+    """POST ``data`` to ``url``: the answer's status and body, the server's early answer if
+    it gives one instead of ``100 Continue``.
+
+    :raises OSError: if the server cannot be reached.
+    :raises http.client.HTTPException, ValueError: for an answer that is not HTTP.
+    """
+    parts = urllib.parse.urlsplit(url)
+    kind = http.client.HTTPSConnection if parts.scheme == "https" else http.client.HTTPConnection
+    conn = kind(parts.netloc, timeout=timeout)
     try:
-        body = json.loads(error.read(64 * 1024).decode("utf-8", "replace"))
-        text = body["error"] if isinstance(body, dict) else ""
-    except (ValueError, KeyError, OSError):
+        conn.putrequest("POST", f"{parts.path}?{parts.query}" if parts.query else parts.path)
+        for name, value in (("Authorization", f"Bearer {token}"), ("Content-Type", "application/octet-stream"),
+                            ("Content-Length", str(len(data))), ("Expect", "100-continue")):
+            conn.putheader(name, value)
+        conn.endheaders()
+        assert conn.sock is not None
+        if select.select([conn.sock], [], [], CONTINUE_SECONDS)[0]:
+            early = conn.sock.makefile("rb")
+            status = int(early.readline(65537).split()[1])
+            headers = http.client.parse_headers(early)
+            if status != 100:  # refused on its headers: the body is never sent
+                return status, early.read(min(int(headers.get("content-length") or 0), 64 * 1024))
+        conn.send(data)
+        response = conn.getresponse()
+        return response.status, response.read()
+    finally:
+        conn.close()
+
+
+def _message(body: bytes) -> str:
+    """The ``error`` of a refusal's JSON body, fit for one line."""
+    try:
+        answer = json.loads(body.decode("utf-8", "replace"))
+        text = answer.get("error", "") if isinstance(answer, dict) else ""
+    except ValueError:
         text = ""
-    return clean(str(text or error.reason), 500)
+    return clean(str(text or "no reason given"), 500)
 
 
 @click.command()
@@ -48,21 +85,21 @@ def submit(folder: Path, server: str, token: str, ladder: str, timeout: float) -
     except ArchiveError as error:
         raise click.ClickException(f"{folder} cannot be submitted: {error}") from None
     url = server.rstrip("/") + "/api/submissions" + (f"?{urllib.parse.urlencode({'ladder': ladder})}" if ladder else "")
-    request = urllib.request.Request(url, data=data, method="POST", headers={
-        "Authorization": f"Bearer {token.strip()}", "Content-Type": "application/octet-stream"})
     try:
-        with urllib.request.urlopen(request, timeout=timeout) as response:  # noqa: S310 - http(s) checked above
-            answer = json.loads(response.read().decode())
-    except urllib.error.HTTPError as error:
-        message = _server_message(error)
-        if error.code == 401:
-            raise click.ClickException(f"the server refused the token: {message}") from None
-        raise click.ClickException(f"the server refused the upload ({error.code}): {message}") from None
-    except (urllib.error.URLError, OSError) as error:
-        reason = error.reason if isinstance(error, urllib.error.URLError) else error
-        raise click.ClickException(f"cannot reach {server}: {clean(str(reason), 200)}") from None
-    except ValueError:
-        raise click.ClickException(f"{server} answered something that is not an arena server's JSON") from None
-    said = "submitted" if answer.get("new") else "already submitted, the same files"
-    click.echo(f"{said}: submission {answer['id']}, {clean(answer['bot'], 64)} {clean(answer['version'], 64)}, "
-               f"content hash {answer['content_hash']}, state {answer['state']}")
+        status, body = _post(url, data, token.strip(), timeout)
+    except OSError as error:
+        raise click.ClickException(f"cannot reach {server}: {clean(str(error), 200)}") from None
+    except (http.client.HTTPException, ValueError, IndexError):
+        raise click.ClickException(f"{server} answered something that is not an arena server's answer") from None
+    if status == 401:
+        raise click.ClickException(f"the server refused the token: {_message(body)}")
+    if status not in (200, 201):
+        raise click.ClickException(f"the server refused the upload ({status}): {_message(body)}")
+    try:
+        answer = json.loads(body)
+        said = "submitted" if answer.get("new") else "already submitted, the same files"
+        line = (f"{said}: submission {answer['id']}, {clean(answer['bot'], 64)} {clean(answer['version'], 64)}, "
+                f"content hash {clean(answer['content_hash'], 64)}, state {clean(answer['state'], 32)}")
+    except (ValueError, TypeError, KeyError, AttributeError):
+        raise click.ClickException(f"{server} answered something that is not an arena server's answer") from None
+    click.echo(line)

@@ -35,7 +35,7 @@ LIMIT_MIB = 1
 """The served upload limit (``--max-upload-mb``)."""
 FLOOD = 10
 """The served per-author limit (``--max-uploads-per-hour``)."""
-USERS = ("alice", "bob", "carol", "dave", "erin", "frank", "gina")
+USERS = ("alice", "bob", "carol", "dave", "erin", "frank", "gina", "henry")
 
 
 @dataclass
@@ -326,3 +326,15 @@ def test_a_bot_for_a_ladder_must_claim_the_ladders_game(tmp_path: Path) -> None:
         assert everything_below(data_dir) == {"incoming"}  # nothing but the empty staging folder
         found, new = receive(db, data_dir, author, pack(RANDOM_BOT), ladder="dice")
         assert new and found.ladder == "dice" and found.bot_name == "random" and found.state == "received"
+
+
+def test_arena_submit_of_a_bot_over_the_servers_limit_says_so_before_sending_it(served: Served,
+                                                                              tmp_path: Path) -> None:
+    """``Expect: 100-continue``: the server refuses on the headers, and its reason arrives (when
+    the body was sent regardless, the server's close would reset the connection midway)."""
+    bot = bot_named(tmp_path / "big", "big-bot")
+    (bot / "data.bin").write_bytes(os.urandom(40 * LIMIT_MIB * 1024 * 1024))  # incompressible, under pack's 50 MiB
+    result = submit(str(bot), "--server", served.url, "--token", served.tokens["henry"])
+    assert result.returncode == 1 and result.stderr.strip() == (
+        "Error: the server refused the upload (413): the upload is larger than this server's limit of 1,048,576 "
+        "bytes (1 MiB)")
