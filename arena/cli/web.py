@@ -31,9 +31,18 @@ from arena.league.storage import StorageError
 @click.option("--accounts", is_flag=True,
               help="Offer sign-in and API tokens for the users of `arena user` (writes DB's accounts tables only).")
 @click.option("--open-registration", is_flag=True, help="With --accounts: anyone may create an account at /register.")
+@click.option("--uploads", is_flag=True,
+              help="With --accounts: authors upload bots at /submit and /api/submissions (docs/submitting.md).")
+@click.option("--data-dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Where uploads are stored, never served [default: DB's name + '.data', beside it].")
+@click.option("--max-upload-mb", type=click.IntRange(min=1), default=50, show_default=True,
+              help="Largest upload, in MiB (the archive); also the most its files may unpack to.")
+@click.option("--max-uploads-per-hour", type=click.IntRange(min=1), default=10, show_default=True,
+              help="Uploads one author may make in an hour, refused ones included (then 429).")
 def serve(host: str, port: int, db_path: Path, play: bool, play_db: Path | None, play_max_open_per_visitor: int,
           play_max_running: int, play_move_timeout: float, sandbox: str, accounts: bool,
-          open_registration: bool) -> None:
+          open_registration: bool, uploads: bool, data_dir: Path | None, max_upload_mb: int,
+          max_uploads_per_hour: int) -> None:
     """Serve leaderboards, head-to-head, tournaments, matches and replays of a database, read-only.
 
     Opens the file read-only (it can be served while a tournament writes to it); see
@@ -42,6 +51,8 @@ def serve(host: str, port: int, db_path: Path, play: bool, play_db: Path | None,
     are stored in --play-db, never in DB, so they cannot change the bots' ratings.
     With --accounts, people sign in with their token and the API takes it as a Bearer token;
     sign-ins are the only writes to DB (docs/security.md, "Accounts and tokens").
+    With --uploads as well, signed-in authors upload bots (docs/submitting.md); those write
+    DB's submissions tables and --data-dir.
     """
     from arena.submission.web_auth import AccountsConfig
     from arena.web.play import PlayConfig
@@ -49,8 +60,19 @@ def serve(host: str, port: int, db_path: Path, play: bool, play_db: Path | None,
     from arena.web.server import serve as run_server
     from referee.sandbox import SandboxConfig, SandboxError, SandboxMode
 
+    from arena.submission.archive import MIB, ArchiveLimits
+    from arena.submission.web_submit import UploadsConfig
+
     if open_registration and not accounts:
         raise click.UsageError("--open-registration needs --accounts")
+    if uploads and not accounts:
+        raise click.UsageError("--uploads needs --accounts")
+    upload_config = None
+    if uploads:
+        limit = max_upload_mb * MIB
+        upload_config = UploadsConfig(data_dir=data_dir or db_path.with_name(db_path.name + ".data"),
+                                      limits=ArchiveLimits(max_archive_bytes=limit, max_unpacked_bytes=limit),
+                                      max_uploads=max_uploads_per_hour)
     config = None
     if play:
         try:
@@ -62,6 +84,7 @@ def serve(host: str, port: int, db_path: Path, play: bool, play_db: Path | None,
                             move_timeout=play_move_timeout, sandbox=box)
     try:
         run_server(db_path, host=host, port=port, announce=click.echo, play=config,
-                   accounts=AccountsConfig(open_registration=open_registration) if accounts else None)
+                   accounts=AccountsConfig(open_registration=open_registration) if accounts else None,
+                   uploads=upload_config)
     except (StorageError, ListenError) as error:
         raise click.ClickException(str(error)) from None

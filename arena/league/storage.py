@@ -31,6 +31,7 @@ Schema (version :data:`SCHEMA_VERSION`)::
     ladder_status(tournament_id, pid, started_at, heartbeat, in_flight, per_minute, note)
     indexes: matches by (game, variant, status, id) and (tournament_id, status, id), seats by bot
     users, web_sessions    accounts of people who submit bots (:mod:`arena.submission.accounts`)
+    bot_names, submissions    uploaded bots, stored by content hash (:mod:`arena.submission.submissions`)
 
 **Compact records.**  ``matches.record`` holds the full match record (what ``arena show``
 prints and ``arena replay`` checks) as a zlib-compressed JSON document whose moves are
@@ -66,16 +67,16 @@ from pathlib import Path
 from typing import Any
 
 from arena.league import stats as league_stats
-from arena.submission import accounts
+from arena.submission import accounts, submissions
 from referee.result import MatchRecord, MoveStatus
 
-SCHEMA_VERSION = 7
+SCHEMA_VERSION = 8
 """1: records as JSON text; 2: records compact; 3: running totals (:mod:`arena.league.stats`)
 and rating history by bot; 4: records with a preset dictionary and the engine's texts left out
 (:func:`encode_record`), seats and rating history without row ids; 5: ladder entrants and
 status (:data:`LADDER_SCHEMA`); 6: accounts and web sessions (:mod:`arena.submission.accounts`);
-7: each ladder entrant's played matches and last match as running totals.  Older files are
-migrated on open."""
+7: each ladder entrant's played matches and last match as running totals; 8: submitted bots
+(:mod:`arena.submission.submissions`).  Older files are migrated on open."""
 _STATS_SINCE = 3
 """The first schema with the running totals."""
 _ENTRANT_TOTALS_SINCE = 7
@@ -391,7 +392,8 @@ class Database:
             if not create:
                 raise StorageError(f"no arena database at {self.path}")
             with self.transaction():
-                _execute_script(self.conn, _SCHEMA + league_stats.SCHEMA + LADDER_SCHEMA + ';' + accounts.SCHEMA)
+                _execute_script(self.conn, _SCHEMA + league_stats.SCHEMA + LADDER_SCHEMA + ';' + accounts.SCHEMA + ';'
+                                + submissions.SCHEMA)
                 self.conn.execute("INSERT INTO schema_version (version) VALUES (?)", (SCHEMA_VERSION,))
             self.has_stats = self.has_entrant_totals = True
             return
@@ -438,6 +440,8 @@ class Database:
                 league_stats.rebuild_entrants(self.conn)
             if version < 6:  # accounts: users and their web sessions
                 _execute_script(self.conn, accounts.SCHEMA)
+            if version < 8:  # submitted bots
+                _execute_script(self.conn, submissions.SCHEMA)
             self.conn.execute("UPDATE schema_version SET version = ?", (SCHEMA_VERSION,))
 
     def _reencode_records(self) -> None:

@@ -3,7 +3,9 @@
 Areas today: HTML pages (:mod:`.pages`), the JSON API (:mod:`.api`), the replay data
 (:mod:`.replay_routes`), with ``play``, the Play area (:mod:`.play_routes`), which
 writes to a database of its own, and with ``accounts``, sign-in and API tokens
-(:mod:`arena.submission.web_auth`), which write to the accounts tables only.  A later area
+(:mod:`arena.submission.web_auth`), which write to the accounts tables only, and with
+``uploads`` bot submissions (:mod:`arena.submission.web_submit`), which write the
+submissions tables and the uploads' data dir.  A later area
 (bot submission, human play) is one more router here; one that needs to write gets its own
 writable door beside :class:`~.store.ReadOnlyStore`.
 """
@@ -27,7 +29,7 @@ from starlette.templating import Jinja2Templates
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from arena.league.queries import age_text
-from arena.submission import web_auth
+from arena.submission import web_auth, web_submit
 from arena.submission.web_auth import AccountsConfig, AccountsDoor
 from arena.web import api, pages, play_routes, replay_routes
 from arena.web.charts import win_colour
@@ -101,13 +103,16 @@ async def _http_error(request: Request, exc: Any) -> Response:
 
 
 def create_app(db_path: str | Path, play: PlayConfig | None = None, query_seconds: float = QUERY_SECONDS,
-               accounts: AccountsConfig | None = None) -> Starlette:
+               accounts: AccountsConfig | None = None, uploads: web_submit.UploadsConfig | None = None) -> Starlette:
     """The web app over the database at ``db_path``, opened read-only now; each request's
     queries may take ``query_seconds``.  With ``play``, also the Play area, where visitors
-    play against bots (:mod:`.play_routes`); with ``accounts``, sign-in and API tokens.
+    play against bots (:mod:`.play_routes`); with ``accounts``, sign-in and API tokens, and
+    with ``uploads`` too, bot uploads (:mod:`arena.submission.web_submit`).
 
     :raises StorageError: if a file is missing or not an arena database.
     """
+    if uploads is not None and accounts is None:
+        raise ValueError("uploads need accounts")
     door = AccountsDoor(db_path, accounts) if accounts is not None else None  # first: it may migrate the file
     store = ReadOnlyStore(db_path, query_seconds)
     manager = PlayManager(play) if play is not None else None
@@ -123,6 +128,7 @@ def create_app(db_path: str | Path, play: PlayConfig | None = None, query_second
 
     app = Starlette(
         routes=[*(web_auth.routes(accounts) if accounts is not None else []),
+                *(web_submit.routes if uploads is not None else []),
                 *(play_routes.routes if manager is not None else []),
                 *pages.routes, Mount("/api", routes=[*api.routes, *replay_routes.routes]),
                 Mount("/static", app=StaticFiles(packages=[("arena.web", "static")]), name="static")],
@@ -132,6 +138,7 @@ def create_app(db_path: str | Path, play: PlayConfig | None = None, query_second
     app.state.store = store
     app.state.play = manager
     app.state.accounts = door
+    app.state.uploads = web_submit.Uploads(uploads) if uploads is not None else None
     app.state.play_secret = secrets.token_bytes(32)
     app.state.templates = _templates()
     app.add_middleware(SecurityHeaders)

@@ -9,6 +9,7 @@ from pathlib import Path
 import uvicorn
 
 from arena.submission.web_auth import AccountsConfig
+from arena.submission.web_submit import UploadsConfig
 from arena.web.app import create_app
 from arena.web.play import PlayConfig
 
@@ -43,14 +44,14 @@ def listen(host: str, port: int) -> socket.socket:
 
 def serve(db_path: str | Path, *, host: str = DEFAULT_HOST, port: int = DEFAULT_PORT,
           announce: Callable[[str], None] = print, play: PlayConfig | None = None,
-          accounts: AccountsConfig | None = None) -> None:
+          accounts: AccountsConfig | None = None, uploads: UploadsConfig | None = None) -> None:
     """Serve the database read-only until Ctrl-C (with ``play``, the Play area too; with
     ``accounts``, sign-in and API tokens, which write the database's accounts tables).
 
     :raises StorageError: before serving, if a file is missing or not an arena database.
     :raises ListenError: before serving, if ``host:port`` cannot be listened on.
     """
-    app = create_app(db_path, play, accounts=accounts)
+    app = create_app(db_path, play, accounts=accounts, uploads=uploads)
     sock = listen(host, port)
     shown = f"[{host}]" if ":" in host else host
     announce(f"serving {db_path} read-only at http://{shown}:{port}/ (Ctrl-C stops)")
@@ -60,6 +61,8 @@ def serve(db_path: str | Path, *, host: str = DEFAULT_HOST, port: int = DEFAULT_
         opened = "open registration at /register" if accounts.open_registration else "accounts from `arena user add`"
         announce(f"accounts: sign in at http://{shown}:{port}/sign-in ({opened}); "
                  f"sign-ins write the accounts tables of {db_path}")
+    if uploads is not None:
+        announce(f"uploads: at http://{shown}:{port}/submit and /api/submissions, stored in {uploads.data_dir}")
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
     with sock:
         server.run(sockets=[sock])

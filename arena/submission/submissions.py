@@ -1,0 +1,215 @@
+"""Submitted bots: each upload is checked, unpacked and stored by content hash as a version
+of its author's bot (issue 27).
+
+**Names.**  A bot name belongs to the first author who submits it (whatever its case,
+:data:`SCHEMA`'s ``bot_names``): another author's upload under that name is refused.  A bot
+name becomes a folder name, so it follows the user-name rule (:data:`accounts.NAME_PATTERN`).
+
+**Storage.**  An upload is unpacked by :func:`archive.unpack` (every archive rule, a valid
+manifest, a language and game this server takes) into ``<data dir>/incoming/``, then moved to
+``<data dir>/bots/<author>/<name>/<content hash>/`` and made read-only.  The same content
+again is the same version: nothing new is stored and the earlier submission is returned.
+Nothing under the data dir is ever served.
+
+**States.**  A submission starts ``received``; ``building``, ``validating``, ``active``,
+``failed`` and ``retired`` belong to the later steps (the build, validation and ladder entry),
+which are not wired yet.
+
+Tables (schema 8, :mod:`arena.league.storage`): :data:`SCHEMA`.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import shutil
+import sqlite3
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from arena.submission import accounts
+from arena.submission.archive import ArchiveError, ArchiveLimits, ServerPolicy, unpack
+
+if TYPE_CHECKING:  # arena.league.storage imports this module for SCHEMA
+    from arena.league.storage import Database
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS bot_names (
+    name TEXT PRIMARY KEY COLLATE NOCASE,
+    author_id INTEGER NOT NULL REFERENCES users(id)
+);
+CREATE TABLE IF NOT EXISTS submissions (
+    id INTEGER PRIMARY KEY,
+    author_id INTEGER NOT NULL REFERENCES users(id),
+    bot_name TEXT NOT NULL,
+    version TEXT NOT NULL,
+    content_hash TEXT NOT NULL,
+    ladder TEXT NOT NULL DEFAULT '',
+    state TEXT NOT NULL CHECK (state IN ('received', 'building', 'validating', 'active', 'failed', 'retired')),
+    created_at REAL NOT NULL,
+    changed_at REAL NOT NULL,
+    message TEXT NOT NULL DEFAULT '',
+    log_path TEXT NOT NULL DEFAULT '',
+    UNIQUE (author_id, bot_name, content_hash)
+);
+CREATE INDEX IF NOT EXISTS submissions_by_author ON submissions (author_id, id)
+"""
+"""The submissions tables, created by schema step 7 of :mod:`arena.league.storage`.
+``message`` is the latest step's one-line outcome and ``log_path`` its log (relative to the
+data dir), both for the author's eyes only; the later steps fill them."""
+
+LANGUAGES = frozenset({"python", "node", "cpp", "go"})
+"""The manifest languages a server builds (those of the sample bots and starter kits)."""
+
+
+class SubmissionError(ValueError):
+    """An upload refused; the message says why, for its author."""
+
+
+class NameOwnedError(SubmissionError):
+    """The bot name belongs to another author."""
+
+
+@dataclass(frozen=True)
+class Submission:
+    id: int
+    author: str
+    bot_name: str
+    version: str
+    content_hash: str
+    ladder: str
+    state: str
+    created_at: float
+    changed_at: float
+    message: str
+
+    def as_json(self) -> dict[str, Any]:
+        return {"id": self.id, "author": self.author, "bot": self.bot_name, "version": self.version,
+                "content_hash": self.content_hash, "ladder": self.ladder or None, "state": self.state,
+                "created_at": self.created_at, "changed_at": self.changed_at, "message": self.message}
+
+
+_COLUMNS = "s.id, u.name, s.bot_name, s.version, s.content_hash, s.ladder, s.state, s.created_at, s.changed_at, " \
+           "s.message"
+
+
+def _submission(row: Sequence[Any]) -> Submission:
+    return Submission(int(row[0]), str(row[1]), str(row[2]), str(row[3]), str(row[4]), str(row[5]), str(row[6]),
+                      float(row[7]), float(row[8]), str(row[9]))
+
+
+def submissions(db: Database, author: accounts.User | None = None) -> list[Submission]:
+    """The submissions of ``author`` (``None``: everyone's), newest first."""
+    where, params = ("WHERE s.author_id = ?", (author.id,)) if author is not None else ("", ())
+    return [_submission(row) for row in db.conn.execute(
+        f"SELECT {_COLUMNS} FROM submissions s JOIN users u ON u.id = s.author_id {where} ORDER BY s.id DESC",
+        params)]
+
+
+def submission(db: Database, submission_id: int, reader: accounts.User) -> Submission | None:
+    """Submission ``submission_id`` if ``reader`` may see it (its author, or an admin), else ``None``,
+    the same answer as for an id that does not exist."""
+    row = db.conn.execute(f"SELECT {_COLUMNS}, s.author_id FROM submissions s JOIN users u ON u.id = s.author_id "
+                          "WHERE s.id = ?", (submission_id,)).fetchone()
+    if row is None or (row[10] != reader.id and not reader.admin):
+        return None
+    return _submission(row)
+
+
+def policy(db: Database, ladder: str) -> ServerPolicy:
+    """What an upload for ``ladder`` (a ladder's name; ``""``: none yet) must be: a language
+    of :data:`LANGUAGES`, and a game the ladder plays (without a ladder, any game arena hosts).
+
+    :raises SubmissionError: if there is no ladder of that name.
+    """
+    from arena.runs.ladder_store import ladders
+    from referee.games import game_names
+
+    if not ladder:
+        return ServerPolicy(languages=LANGUAGES, games=frozenset(game_names()))
+    games = {t.game for t in ladders(db) if t.name == ladder}
+    if not games:
+        raise SubmissionError(f"this server has no ladder named {ladder!r}")
+    return ServerPolicy(languages=LANGUAGES, games=frozenset(games))
+
+
+def _read_only(folder: Path) -> None:
+    """Files 0o444 (0o555 if executable) and folders 0o555: a stored version never changes."""
+    for parent, folders, files in os.walk(folder):
+        for name in files:
+            path = Path(parent, name)
+            path.chmod(0o555 if path.stat().st_mode & 0o111 else 0o444)
+        for name in folders:
+            Path(parent, name).chmod(0o555)
+    folder.chmod(0o555)
+
+
+def _remove(folder: Path) -> None:
+    """Remove a (possibly read-only) unpacked tree."""
+    for parent, folders, _ in os.walk(folder):
+        for name in folders:
+            Path(parent, name).chmod(0o755)
+    if folder.exists():
+        folder.chmod(0o755)
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+def bot_folder(data_dir: Path, author: str, name: str, content_hash: str) -> Path:
+    """Where a stored version lies."""
+    return Path(data_dir) / "bots" / author / name / content_hash
+
+
+def receive(db: Database, data_dir: Path, author: accounts.User, data: bytes, *, ladder: str = "",
+            limits: ArchiveLimits = ArchiveLimits()) -> tuple[Submission, bool]:
+    """Check, unpack and store an upload: ``(submission, new)``; ``new`` is false when the
+    author had submitted this bot with the same content already (that submission is returned).
+
+    :raises ArchiveError: for an archive, manifest, language or game refused; nothing is left on disk.
+    :raises SubmissionError: for an unknown ladder, a bot name unfit for a folder, or one owned
+        by another author; nothing is left on disk.
+    """
+    server = policy(db, ladder)
+    incoming = Path(data_dir) / "incoming"
+    incoming.mkdir(parents=True, exist_ok=True)
+    staged = incoming / secrets.token_hex(8)
+    bot = unpack(data, staged, limits, policy=server)
+    try:
+        name = bot.spec.name
+        if not accounts.NAME_PATTERN.fullmatch(name):
+            raise SubmissionError(f"bot.toml's name {name[:40]!r} cannot be stored: a submitted bot's name is 2 to 32 "
+                                  "characters: ASCII letters, digits, '.', '_' and '-', starting with a letter or digit")
+        now = time.time()
+        with db.transaction() as conn:
+            conn.execute("INSERT OR IGNORE INTO bot_names (name, author_id) VALUES (?, ?)", (name, author.id))
+            owner = conn.execute("SELECT author_id FROM bot_names WHERE name = ?", (name,)).fetchone()[0]
+            if owner != author.id:
+                raise NameOwnedError(f"the bot name {name!r} belongs to another author; rename the bot in bot.toml")
+            name = conn.execute("SELECT name FROM bot_names WHERE name = ?", (name,)).fetchone()[0]  # its first case
+            try:
+                cursor = conn.execute(
+                    "INSERT INTO submissions (author_id, bot_name, version, content_hash, ladder, state, created_at,"
+                    " changed_at) VALUES (?, ?, ?, ?, ?, 'received', ?, ?)",
+                    (author.id, name, bot.spec.version, bot.content_hash, ladder, now, now))
+                new_id, new = int(cursor.lastrowid or 0), True
+            except sqlite3.IntegrityError:  # the same content again: the same version
+                new_id = conn.execute("SELECT id FROM submissions WHERE author_id = ? AND bot_name = ? AND "
+                                      "content_hash = ?", (author.id, name, bot.content_hash)).fetchone()[0]
+                new = False
+            target = bot_folder(data_dir, author.name, name, bot.content_hash)
+            if not target.exists():
+                target.parent.mkdir(parents=True, exist_ok=True)
+                staged.rename(target)
+                _read_only(target)
+    finally:
+        if staged.exists():
+            _remove(staged)
+    found = submission(db, new_id, author)
+    assert found is not None
+    return found, new
+
+
+__all__ = ["ArchiveError", "LANGUAGES", "NameOwnedError", "SCHEMA", "Submission", "SubmissionError", "bot_folder",
+           "policy", "receive", "submission", "submissions"]

@@ -1,0 +1,112 @@
+"""The upload form at ``/submit``: a zip uploaded from headless Chromium (Playwright), the
+person's submissions with their states, and CSRF on the form."""
+
+from __future__ import annotations
+
+import http.client
+import io
+import shutil
+import zipfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from arena.league.storage import Database
+from arena.submission import accounts
+from arena.submission.archive import content_hash
+from arena.submission.web_auth import AccountsConfig
+from arena.submission.web_submit import UploadsConfig
+
+from .conftest import SAMPLE_BOTS, XSS_VERSION, Server
+from .test_sign_in import Client
+
+
+@pytest.fixture
+def uploads(tmp_path: Path) -> Iterator[tuple[Server, dict[str, str], Path]]:
+    path = tmp_path / "league.db"
+    with Database(path) as db:
+        tokens = {name: accounts.add_user(db, name)[1] for name in ("alice", "bob")}
+    data_dir = tmp_path / "data"
+    with Server(path, accounts=AccountsConfig(), uploads=UploadsConfig(data_dir=data_dir)) as server:
+        yield server, tokens, data_dir
+
+
+def zipped_bot(folder: Path) -> Path:
+    """The random sample bot as a zip of its folder (as "compress this folder" makes it), named
+    "zipped", with an HTML version label."""
+    bot = folder / "zipped"
+    shutil.copytree(SAMPLE_BOTS / "random_bot", bot, ignore=shutil.ignore_patterns("__pycache__"))
+    (bot / "bot.toml").write_text((bot / "bot.toml").read_text().replace('name = "random"', 'name = "zipped"')
+                                  .replace('version = "1.0"', f'version = "{XSS_VERSION}"'))
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for file in sorted(bot.iterdir()):
+            archive.write(file, f"zipped/{file.name}")
+    target = folder / "zipped.zip"
+    target.write_bytes(buffer.getvalue())
+    return target
+
+
+def raw_post(client: Client, body: bytes, content_type: str) -> int:
+    """POST ``body`` to /submit with ``client``'s cookies: the status."""
+    conn = http.client.HTTPConnection("127.0.0.1", client.server.port, timeout=30)
+    headers = {"Content-Type": content_type}
+    if client.cookies:
+        headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in client.cookies.items())
+    try:
+        conn.request("POST", "/submit", body, headers)
+        response = conn.getresponse()
+        response.read()
+    finally:
+        conn.close()
+    return response.status
+
+
+def test_a_zip_uploaded_through_the_form_is_received(uploads, page, tmp_path: Path) -> None:
+    server, tokens, data_dir = uploads
+    archive = zipped_bot(tmp_path)
+    page.goto(f"{server.url}/submit")  # not signed in: to the sign-in form first
+    page.wait_for_url(f"{server.url}/sign-in")
+    page.get_by_label("name").fill("alice")
+    page.get_by_label("token").fill(tokens["alice"])
+    page.get_by_role("button", name="Sign in").click()
+    page.wait_for_url(f"{server.url}/")
+    page.get_by_role("link", name="Submit a bot").click()
+    page.wait_for_url(f"{server.url}/submit")
+    assert page.locator("main").inner_text().count("None yet.") == 1
+    page.get_by_label("bot (tar.gz or zip").set_input_files(str(archive))
+    page.get_by_role("button", name="Upload").click()
+    page.wait_for_selector("p.message")
+    assert page.locator("p.message").inner_text() == f"received zipped {XSS_VERSION} as submission 1"  # as text
+    row = page.locator("table.submissions tbody tr")
+    assert row.count() == 1 and row.locator(".bot-name").inner_text() == "zipped"
+    assert row.locator(".state").inner_text() == "received"
+    assert row.locator("td").nth(2).inner_text() == XSS_VERSION and page.locator("main i").count() == 0
+    digest = content_hash(tmp_path / "zipped")
+    assert content_hash(data_dir / "bots" / "alice" / "zipped" / digest) == digest
+    assert page.dialogs == [] and page.errors == []
+
+
+def test_a_form_post_without_the_sessions_csrf_token_is_refused(uploads, tmp_path: Path) -> None:
+    server, tokens, data_dir = uploads
+    archive = zipped_bot(tmp_path).read_bytes()
+    client = Client(server)
+    assert client.sign_in("bob", tokens["bob"])[0] == 303
+
+    def post(csrf: str | None) -> int:
+        boundary = "----arena-test-boundary"
+        parts = [] if csrf is None else [
+            f'--{boundary}\r\nContent-Disposition: form-data; name="csrf"\r\n\r\n{csrf}\r\n'.encode()]
+        parts.append(f'--{boundary}\r\nContent-Disposition: form-data; name="archive"; filename="b.zip"\r\n'
+                     f"Content-Type: application/zip\r\n\r\n".encode() + archive + b"\r\n")
+        body = b"".join(parts) + f"--{boundary}--\r\n".encode()
+        return raw_post(client, body, f"multipart/form-data; boundary={boundary}")
+
+    assert post(None) == 403 and post("forged") == 403
+    assert raw_post(client, b"archive=x", "application/x-www-form-urlencoded") == 403  # no token in any form
+    assert not (data_dir / "bots").exists()
+    assert post(client.csrf("/submit")) == 200  # the real token: received
+    assert (data_dir / "bots" / "bob" / "zipped").is_dir()
+    stranger = Client(server)  # another site's post: no session cookie at all
+    assert raw_post(stranger, b"--x--\r\n", "multipart/form-data; boundary=x") == 403
