@@ -38,7 +38,8 @@ it wrote read-only, at the path in ``ARENA_BUILD`` (:mod:`arena.submission.build
 
 Each started bot gets a private folder in the temporary directory, named after the referee
 process that owns it (``arena-bot-<pid>.<start time>-*``; ``check-bot`` makes
-``arena-check-*`` ones the same way).  The referee removes its folders when it stops a bot;
+``arena-check-*`` ones the same way, and a run's own Dask cluster ``arena-dask-*`` for its
+workers' scratch space).  The referee removes its folders when it stops a bot;
 those of a referee that was killed (``kill -9``) are removed by the next referee that starts
 (:func:`remove_stale_folders`).
 """
@@ -269,7 +270,7 @@ def bot_files_hash(spec: BotSpec) -> str:
 SETPRIV = shutil.which("setpriv")
 """util-linux's setpriv, used to give bots a parent-death signal."""
 
-_SCRATCH_NAME = re.compile(r"^arena-(?:bot|check)-(\d+)\.(\d+)-")
+_SCRATCH_NAME = re.compile(r"^arena-(?:bot|check|dask)-(\d+)\.(\d+)-")
 _swept: list[bool] = []
 _sweep_lock = threading.Lock()
 

@@ -32,16 +32,19 @@ from __future__ import annotations
 
 import dataclasses
 import importlib.util
+import shutil
 import signal
 import threading
 import time
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from arena.executors import ExecutorError, JobResult, MatchJob, play_job
 from arena.executors.keeper import BotKeeper
+from referee.bots import scratch_folder
 
 INSTALL_HINT = "pip install 'arena[distributed]'"
 try:
@@ -135,14 +138,16 @@ class IgnoreCtrlC(WorkerPlugin):
 class DaskExecutor:
     """Matches as tasks on a Dask cluster; see the module docstring.
 
-    ``cluster``, if given, is a cluster this executor started and closes with itself.
+    ``cluster``, if given, is a cluster this executor started and closes with itself, and
+    ``scratch`` its workers' folder, removed after it.
     """
 
     def __init__(self, client: Client, *, keep_alive: bool = False, slots: int | None = None,
-                 cluster: LocalCluster | None = None) -> None:
+                 cluster: LocalCluster | None = None, scratch: Path | None = None) -> None:
         self.client = client
         self.keep_alive = keep_alive
         self.cluster = cluster
+        self.scratch = scratch
         self.run_id = uuid.uuid4().hex[:8]
         self.slots = max(1, slots if slots is not None else sum(client.nthreads().values()))
         self._jobs: dict[Future, MatchJob] = {}
@@ -194,6 +199,8 @@ class DaskExecutor:
             self.client.close()
             if self.cluster is not None:
                 self.cluster.close()
+            if self.scratch is not None:
+                shutil.rmtree(self.scratch, ignore_errors=True)
 
     def describe(self) -> str:
         """One line for the user: where the matches run and the dashboard, if any."""
@@ -214,17 +221,25 @@ def _dashboard(client: Client) -> str | None:
 def start_local(workers: int, *, keep_alive: bool = False) -> DaskExecutor:
     """A :class:`LocalCluster` of ``workers`` processes (one thread each) on loopback, and its executor.
 
-    The dashboard listens on a free loopback port, if bokeh is installed.
+    The dashboard listens on a free loopback port, if bokeh is installed.  The workers' scratch
+    space is a folder of this run (``arena-dask-<owner>-*``), not Dask's default
+    ``dask-scratch-space`` in the temporary directory, which would outlive the run; a killed
+    run's folder is swept by the next referee, as its bots' folders are.
     """
     previous = signal.getsignal(signal.SIGINT) if threading.current_thread() is threading.main_thread() else None
     if previous is not None:  # workers inherit an ignored SIGINT: Ctrl-C is the run loop's to handle
         signal.signal(signal.SIGINT, signal.SIG_IGN)
     # The statistical profiler samples every worker thread 10 ms apart; matches need no profile.
     dask.config.set({"distributed.worker.profile.enabled": False})
+    scratch = scratch_folder("dask")
     try:
         dashboard = "127.0.0.1:0" if importlib.util.find_spec("bokeh") else None
-        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1",
-                               scheduler_port=0, dashboard_address=dashboard)
+        with dask.config.set({"temporary-directory": str(scratch)}):  # the scheduler's scratch space too
+            cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1",
+                                   scheduler_port=0, dashboard_address=dashboard, local_directory=str(scratch))
+    except BaseException:
+        shutil.rmtree(scratch, ignore_errors=True)
+        raise
     finally:
         if previous is not None:
             signal.signal(signal.SIGINT, previous)
@@ -233,8 +248,9 @@ def start_local(workers: int, *, keep_alive: bool = False) -> DaskExecutor:
         client.register_plugin(IgnoreCtrlC())  # also for workers the nannies restart later
     except BaseException:
         cluster.close()
+        shutil.rmtree(scratch, ignore_errors=True)
         raise
-    return DaskExecutor(client, keep_alive=keep_alive, slots=workers, cluster=cluster)
+    return DaskExecutor(client, keep_alive=keep_alive, slots=workers, cluster=cluster, scratch=scratch)
 
 
 def connect(address: str, *, keep_alive: bool = False) -> DaskExecutor:

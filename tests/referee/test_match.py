@@ -210,13 +210,15 @@ def test_stale_folders_are_removed_only_for_dead_referees(tmp_path: Path, monkey
     mine = tmp_path / f"arena-check-{owner_tag()}-abc"
     reused_pid = tmp_path / f"arena-bot-{owner_tag().split('.')[0]}.1-abc"  # this pid, another start time
     dead = tmp_path / "arena-bot-4194999.77-abc"  # above the kernel's pid limit: never alive
+    dead_cluster = tmp_path / "arena-dask-4194997.77-abc"  # a killed run's local Dask cluster's scratch space
     link = tmp_path / "arena-bot-4194998.77-abc"
     old_style = tmp_path / "arena-bot-k2j4abcd"  # no owner in the name: left alone
-    for folder in (mine, reused_pid, dead, old_style):
+    for folder in (mine, reused_pid, dead, dead_cluster, old_style):
         folder.mkdir()
     (dead / "bot.log").write_text("x")
+    (dead_cluster / "dask-scratch-space").mkdir()
     link.symlink_to(old_style)
-    assert sorted(remove_stale_folders()) == sorted([reused_pid, dead])
+    assert sorted(remove_stale_folders()) == sorted([reused_pid, dead, dead_cluster])
     assert mine.is_dir() and old_style.is_dir() and link.is_symlink()
 
 

@@ -288,3 +288,17 @@ def test_the_worker_resolves_the_requested_sandbox_itself(tmp_path) -> None:
     result = play_task(job, False, "sandbox-test")
     assert result.error is None and result.record is not None and result.record.forfeited == []
     assert result.record.sandbox["mode"] == "none"
+
+
+@pytest.mark.slow
+def test_a_local_dask_cluster_leaves_nothing_in_the_temporary_directory(tmp_path, private_tmp) -> None:
+    """Dask's workers keep their scratch space (``dask-scratch-space`` and its lock files) in
+    the temporary directory unless told otherwise; a run's own cluster must take it away."""
+    bots = make_bots(tmp_path / "bots")
+    process = arena(*run_args(tmp_path / "t.db", bots), "--executor", "dask", cwd=tmp_path,
+                    env=dict(os.environ, TMPDIR=str(private_tmp)))
+    code, out, err = finish(process)
+    assert code == 0, err
+    assert "matches run on a local Dask cluster: 2 worker(s)" in out
+    assert done_count(tmp_path / "t.db") == TOTAL
+    assert sorted(os.listdir(private_tmp)) == []
