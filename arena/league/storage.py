@@ -58,9 +58,10 @@ import dataclasses
 import json
 import os
 import sqlite3
+import threading
 import time
 import zlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -1143,3 +1144,41 @@ def _plays_crc(plays: Sequence[tuple[int, str]]) -> int:
 
 def _record_from_text(text: str) -> MatchRecord:
     return MatchRecord.from_json(json.loads(text))
+
+
+class ConnectionPool:
+    """Open connections to one database file, lent to one request at a time.
+
+    Opening a :class:`Database` runs its schema check and PRAGMAs, too costly for every web
+    request; a pool keeps the connections it opened and lends an idle one, opening another only
+    when every one is lent (a connection serves one thread at a time).
+    """
+
+    def __init__(self, open_one: Callable[[], Database]) -> None:
+        """Opens the first connection now, so a missing or foreign file fails at start-up."""
+        self._open = open_one
+        first = open_one()
+        self._lock = threading.Lock()
+        self._idle = [first]
+        self._all = [first]
+
+    @contextmanager
+    def borrow(self) -> Iterator[Database]:
+        with self._lock:
+            db = self._idle.pop() if self._idle else None
+        if db is None:
+            db = self._open()
+            with self._lock:
+                self._all.append(db)
+        try:
+            yield db
+        finally:
+            with self._lock:
+                self._idle.append(db)
+
+    def close(self) -> None:
+        with self._lock:
+            for db in self._all:
+                db.close()
+            self._all.clear()
+            self._idle.clear()

@@ -44,7 +44,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from arena.league.storage import Database
+from arena.league.storage import ConnectionPool, Database
 from arena.submission import accounts
 
 SESSION_COOKIE = "arena_session"
@@ -120,10 +120,7 @@ class AccountsDoor:
     def __init__(self, db_path: str | Path, config: AccountsConfig) -> None:
         self.path = Path(db_path)
         self.config = config
-        first = Database(self.path, create=False, pooled=True)
-        self._lock = threading.Lock()
-        self._idle = [first]
-        self._all = [first]
+        self._pool = ConnectionPool(lambda: Database(self.path, create=False, pooled=True))
         self.sign_in_failures = RateLimiter(config.max_failed_sign_ins, config.window_seconds)
         self.registrations = RateLimiter(config.max_registrations, config.window_seconds)
 
@@ -131,24 +128,11 @@ class AccountsDoor:
     def connect(self) -> Iterator[Database]:
         """A read-write connection for one request (short transactions, each rolled back if it
         fails, so a connection goes back idle; WAL lets a tournament write meanwhile)."""
-        with self._lock:
-            db = self._idle.pop() if self._idle else None
-        if db is None:
-            db = Database(self.path, create=False, pooled=True)
-            with self._lock:
-                self._all.append(db)
-        try:
+        with self._pool.borrow() as db:
             yield db
-        finally:
-            with self._lock:
-                self._idle.append(db)
 
     def close(self) -> None:
-        with self._lock:
-            for db in self._all:
-                db.close()
-            self._all.clear()
-            self._idle.clear()
+        self._pool.close()
 
 
 def _door(request: Request) -> AccountsDoor:

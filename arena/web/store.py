@@ -18,7 +18,7 @@ from typing import Any
 
 from arena.league.queries import current_table, rating_signature
 from arena.league.ratings import RatingPlan, RatingRow, plan_ratings
-from arena.league.storage import Database, QueryInterrupted
+from arena.league.storage import ConnectionPool, Database, QueryInterrupted
 
 QUERY_SECONDS = 2.0
 """The longest a request may spend in the database."""
@@ -65,10 +65,7 @@ class ReadOnlyStore:
     def __init__(self, path: str | Path, query_seconds: float = QUERY_SECONDS) -> None:
         self.path = Path(path)
         self.query_seconds = query_seconds
-        first = Database(self.path, readonly=True)
-        self._lock = threading.Lock()
-        self._idle = [first]
-        self._all = [first]
+        self._pool = ConnectionPool(lambda: Database(self.path, readonly=True))
         self._plans = LruCache(_CACHED_PLANS)
         self._derived = LruCache(_CACHED_DERIVED)
         self.replays = LruCache(_CACHED_REPLAYS)
@@ -80,21 +77,13 @@ class ReadOnlyStore:
 
         :raises QueryTooSlow: if they ran past it (SQLite interrupts the running statement).
         """
-        with self._lock:
-            db = self._idle.pop() if self._idle else None
-        if db is None:
-            db = Database(self.path, readonly=True)
-            with self._lock:
-                self._all.append(db)
-        try:
-            with db.time_limit(self.query_seconds):
-                yield db
-        except QueryInterrupted:
-            raise QueryTooSlow(f"the database took longer than {self.query_seconds:g} s to answer this request; "
-                               f"narrow it (filters, a smaller page)") from None
-        finally:
-            with self._lock:
-                self._idle.append(db)
+        with self._pool.borrow() as db:
+            try:
+                with db.time_limit(self.query_seconds):
+                    yield db
+            except QueryInterrupted:
+                raise QueryTooSlow(f"the database took longer than {self.query_seconds:g} s to answer this request; "
+                                   f"narrow it (filters, a smaller page)") from None
 
     def ratings(self, db: Database, game: str, variant: str) -> RatingPlan:
         """The up-to-date ratings of a game, recomputed only when a match was played since.
@@ -131,8 +120,4 @@ class ReadOnlyStore:
         return found
 
     def close(self) -> None:
-        with self._lock:
-            for db in self._all:
-                db.close()
-            self._all.clear()
-            self._idle.clear()
+        self._pool.close()

@@ -24,6 +24,8 @@ from referee.match import BotConnection, MatchConfig, TimeControl, run_match
 from referee.result import FaultKind, MatchRecord, MoveStatus
 from referee.sandbox import Limits, SandboxConfig, SandboxMode
 
+from loopback import connections_to, listener  # noqa: F401 (listener is a fixture)
+
 ROOT = Path(__file__).resolve().parents[2]
 HOSTILE = ROOT / "tests" / "bots"
 RANDOM_BOT = ROOT / "sample_bots" / "python" / "random_bot"
@@ -198,24 +200,6 @@ def test_without_the_sandbox_the_snooping_bot_reads_and_writes(tmp_path: Path, o
     assert (folder / "pwned").read_text() == "pwned" and (tmp_path / "snoop" / "pwned").exists()
 
 
-@pytest.fixture
-def listener() -> socket.socket:
-    """A TCP server on loopback that the network bot tries to reach."""
-    server = socket.create_server(("127.0.0.1", 0))
-    server.settimeout(0.5)
-    yield server
-    server.close()
-
-
-def connections_to(server: socket.socket) -> int:
-    accepted = 0
-    while True:
-        try:
-            connection, _ = server.accept()
-        except TimeoutError:
-            return accepted
-        connection.close()
-        accepted += 1
 
 
 def test_bot_cannot_open_a_network_connection(tmp_path: Path, listener: socket.socket, hostile_bot,

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import socket
 import uuid
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -14,6 +13,8 @@ from arena.submission.build import BuildError, BuildLimits, build_bot, build_fol
 from referee.bots import BotSpec, BotSpecError, BotStartError
 from referee.match import BotConnection
 from referee.sandbox import SandboxConfig, SandboxMode, bwrap_problem
+
+from loopback import connections_to, listener  # noqa: F401 (listener is a fixture)
 
 pytestmark = pytest.mark.skipif(bwrap_problem() is not None, reason=f"no working bubblewrap: {bwrap_problem()}")
 BWRAP = SandboxConfig(SandboxMode.BWRAP)
@@ -110,23 +111,6 @@ def test_the_error_line_of_a_build_is_made_printable(tmp_path: Path, store: Path
     assert "\x1b" not in str(caught.value) and "error: \ufffd[2J gone" in str(caught.value)
 
 
-@pytest.fixture
-def listener() -> Iterator[socket.socket]:
-    server = socket.create_server(("127.0.0.1", 0))
-    server.settimeout(0.5)
-    yield server
-    server.close()
-
-
-def connections_to(server: socket.socket) -> int:
-    accepted = 0
-    while True:
-        try:
-            connection, _ = server.accept()
-        except TimeoutError:
-            return accepted
-        connection.close()
-        accepted += 1
 
 
 NETWORK_BUILD = """\
