@@ -1,19 +1,23 @@
 """What a ladder page and its poll cost, for a short ladder and a long one, while it plays.
 
-    python benchmarks/ladder_web.py [--matches 1000 100000] [--requests 100]
+    python benchmarks/ladder_web.py [--matches 1000 100000] [--requests 100] [--in-process-only]
 
 For each size it builds a ladder of 10 entrants and that many played two-seat Yahtzee
 matches (real games of a seeded random policy, league_scale.py's records) of which the last
 600 finished within the last minute (a ladder at 600 matches a minute, issue 29's rate) and
 the rest an hour before, rates them, and serves the file with the real ``arena serve`` over
-loopback HTTP, then through the app in this process in CPU time. It prints the median and p99 of:
+loopback HTTP (unless ``--in-process-only``), then through the app in this process in CPU
+time. It prints the median and p99 of:
 
 * the ladder page ``/ladders/{id}`` and its JSON ``/api/ladders/{id}``, nothing changing;
 * the poll ``/api/ladders/{id}?since=ID`` while the ladder "plays": before each request this
   process (the single writer, as ``arena ladder run`` is) stores one more duplicate set of two
   matches and extends the ratings, so every poll sees new matches, new totals and a rating
   table to recompute from its cache (what a live page asks every 2 s);
-* the ladder list ``/ladders``.
+* the ladder list ``/ladders``;
+* the ladder's tournament page ``/tournaments/{id}`` and its JSON ``/api/tournaments/{id}``
+  while the ladder plays (one more set stored before each request), the JSON checked to count
+  every played match in its standings.
 
 Every figure comes from a request that answered 200 with the expected matches.
 """
@@ -131,16 +135,30 @@ def requests_figures(db: Database, tid: int, league: League, requests: int,
         since = answer["next_since"]
         times.append(elapsed)
     figure("poll ?since=ID, a new set stored before each", times, body)
+    for name, url in (("tournament page, a new set stored before each", f"/tournaments/{tid}"),
+                      ("tournament JSON, a new set stored before each", f"/api/tournaments/{tid}")):
+        times = []
+        for _ in range(requests):
+            play_sets(db, tid, league, [rng.sample(bots, 2)], number, rng)
+            number += 1
+            elapsed, body = fetch(url)
+            times.append(elapsed)
+        if url.startswith("/api/"):
+            played = db.match_counts(tid)["done"]
+            if sum(row["matches"] for row in json.loads(body)["standings"]) != 2 * played:
+                raise SystemExit(f"the standings do not count the {played} played matches")
+        figure(name, times, body)
 
 
-def measure(matches: int, requests: int, league: League, folder: Path) -> None:
+def measure(matches: int, requests: int, league: League, folder: Path, *, http: bool = True) -> None:
     path = folder / f"ladder-{matches}.db"
     start = time.perf_counter()
     db, tid, _ = build(path, matches, league)
     print(f"\nladder of {matches:,} played matches (built in {time.perf_counter() - start:.0f} s)")
-    print("over loopback HTTP (arena serve in a child process):")
-    with served(path, timeout=60) as (_, conn):
-        requests_figures(db, tid, league, requests, lambda url: get(conn, url))
+    if http:
+        print("over loopback HTTP (arena serve in a child process):")
+        with served(path, timeout=60) as (_, conn):
+            requests_figures(db, tid, league, requests, lambda url: get(conn, url))
     print("CPU time of the same requests through the app in this process (not slowed by other load):")
     from starlette.testclient import TestClient
 
@@ -163,11 +181,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--matches", type=int, nargs="+", default=[1_000, 100_000])
     parser.add_argument("--requests", type=int, default=100)
+    parser.add_argument("--in-process-only", action="store_true",
+                        help="only the CPU time through the app in this process (no arena serve)")
     args = parser.parse_args()
     league = League()
     with tempfile.TemporaryDirectory() as folder:
         for matches in args.matches:
-            measure(matches, args.requests, league, Path(folder))
+            measure(matches, args.requests, league, Path(folder), http=not args.in_process_only)
 
 
 if __name__ == "__main__":

@@ -13,6 +13,9 @@ functions the writer uses, so both ways give the same numbers.
 * ``pair_stats(game, variant, bot_id, other_id, matches, half_points)``: ``bot_id``'s results
   against ``other_id`` in half points (2 ranked above, 1 tied, 0 below), exact integers;
 * ``tournament_stats(tournament_id, pending, done, failed)``: matches by status;
+* ``tournament_bot_stats(tournament_id, bot_id, matches, wins, rank_sum, score_sum, faults)``
+  (schema 9): each bot's played matches of one tournament, as ``bot_stats`` counts them plus
+  the sum of its best ranks (0 is first), for the tournament page's standings;
 * ``ladder_entrants.matches`` and ``last_match_at`` (schema 7): each ladder entrant's played
   matches of its ladder and when the last one finished (the table itself is the ladder's,
   :data:`arena.league.storage.LADDER_SCHEMA`).
@@ -59,6 +62,16 @@ CREATE TABLE IF NOT EXISTS tournament_stats (
     done INTEGER NOT NULL,
     failed INTEGER NOT NULL
 );
+CREATE TABLE IF NOT EXISTS tournament_bot_stats (
+    tournament_id INTEGER NOT NULL REFERENCES tournaments(id),
+    bot_id INTEGER NOT NULL REFERENCES bots(id),
+    matches INTEGER NOT NULL,
+    wins INTEGER NOT NULL,
+    rank_sum INTEGER NOT NULL,
+    score_sum REAL NOT NULL,
+    faults INTEGER NOT NULL,
+    PRIMARY KEY (tournament_id, bot_id)
+) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS matches_by_tournament ON matches (tournament_id, status, id);
 """
 
@@ -70,6 +83,18 @@ class BotStats:
     """Matches ranked first, shared first places included."""
     score_sum: float
     """Sum over its matches of its mean score in the match."""
+    faults: int
+
+
+@dataclass(frozen=True)
+class TournamentBotStats:
+    """One bot's played matches of one tournament (what its standings show)."""
+
+    matches: int
+    wins: int
+    rank_sum: int
+    """Sum over its matches of its best rank in the match (0 is first)."""
+    score_sum: float
     faults: int
 
 
@@ -190,6 +215,42 @@ def count_status(conn: sqlite3.Connection, tournament_id: int | None, old: str, 
         return
     conn.execute(f"UPDATE tournament_stats SET {old} = {old} - 1, {new} = {new} + 1 WHERE tournament_id = ?",
                  (tournament_id,))
+
+
+COMPUTE_TOURNAMENT_BOTS = """
+SELECT bot_id, COUNT(*), SUM(best = 0), SUM(best), SUM(score), SUM(faults) FROM
+ (SELECT s.bot_id, s.match_id, MIN(s.rank) AS best, AVG(s.score) AS score, SUM(s.faults) AS faults
+  FROM match_seats s JOIN matches m ON m.id = s.match_id
+  WHERE m.tournament_id = ? AND m.status = 'done' GROUP BY s.bot_id, s.match_id)
+GROUP BY bot_id ORDER BY bot_id"""
+"""Each bot's totals over one tournament's played matches, from the matches themselves: the
+rebuild, and a read-only view of a file older than schema 9."""
+
+
+def count_tournament_match(conn: sqlite3.Connection, tournament_id: int | None, bot_ids: Sequence[int],
+                           scores: Sequence[float], ranking: Sequence[int], faults: Sequence[int]) -> None:
+    """Add one played match to its tournament's per-bot totals (inside the writer's transaction)."""
+    if tournament_id is None:
+        return
+    seats: dict[int, list[int]] = defaultdict(list)
+    for seat, bot in enumerate(bot_ids):
+        seats[bot].append(seat)
+    conn.executemany(
+        "INSERT INTO tournament_bot_stats (tournament_id, bot_id, matches, wins, rank_sum, score_sum, faults)"
+        " VALUES (?, ?, 1, ?, ?, ?, ?) ON CONFLICT DO UPDATE SET matches = matches + 1, wins = wins + excluded.wins,"
+        " rank_sum = rank_sum + excluded.rank_sum, score_sum = score_sum + excluded.score_sum,"
+        " faults = faults + excluded.faults",
+        [(tournament_id, bot, won, min(ranking[s] for s in seats[bot]), score, fault)
+         for bot, (won, score, fault) in bot_results(bot_ids, scores, ranking, faults).items()])
+
+
+def rebuild_tournament_bots(conn: sqlite3.Connection) -> None:
+    """Every tournament's per-bot totals from the stored matches (the migration to schema 9)."""
+    conn.execute("DELETE FROM tournament_bot_stats")
+    for (tid,) in conn.execute("SELECT id FROM tournaments").fetchall():
+        conn.executemany("INSERT INTO tournament_bot_stats (tournament_id, bot_id, matches, wins, rank_sum,"
+                         " score_sum, faults) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                         [(tid, *row) for row in conn.execute(COMPUTE_TOURNAMENT_BOTS, (tid,))])
 
 
 def count_entrant_match(conn: sqlite3.Connection, tournament_id: int | None, bot_ids: Sequence[int],

@@ -25,7 +25,8 @@ Schema (version :data:`SCHEMA_VERSION`)::
     ratings(game, variant, bot_id, mu, sigma, matches)
     rating_history(bot_id, match_id, mu, sigma)        the rating after each match, WITHOUT ROWID
     rating_state(game, variant, last_match_id, rated_count)
-    game_stats, bot_stats, pair_stats, tournament_stats    running totals (:mod:`arena.league.stats`)
+    game_stats, bot_stats, pair_stats, tournament_stats, tournament_bot_stats
+                                                       running totals (:mod:`arena.league.stats`)
     ladder_entrants(tournament_id, bot_id, state, reason, joined_at, active_since, changed_at,
                     matches, last_match_at)
     ladder_status(tournament_id, pid, started_at, heartbeat, in_flight, per_minute, note)
@@ -71,17 +72,20 @@ from arena.league import stats as league_stats
 from arena.submission import accounts, submissions
 from referee.result import MatchRecord, MoveStatus
 
-SCHEMA_VERSION = 8
+SCHEMA_VERSION = 9
 """1: records as JSON text; 2: records compact; 3: running totals (:mod:`arena.league.stats`)
 and rating history by bot; 4: records with a preset dictionary and the engine's texts left out
 (:func:`encode_record`), seats and rating history without row ids; 5: ladder entrants and
 status (:data:`LADDER_SCHEMA`); 6: accounts and web sessions (:mod:`arena.submission.accounts`);
 7: each ladder entrant's played matches and last match as running totals; 8: submitted bots
-(:mod:`arena.submission.submissions`).  Older files are migrated on open."""
+(:mod:`arena.submission.submissions`); 9: each bot's totals per tournament (the standings) as running
+totals.  Older files are migrated on open."""
 _STATS_SINCE = 3
 """The first schema with the running totals."""
 _ENTRANT_TOTALS_SINCE = 7
 """The first schema with ladder entrants' running totals."""
+_TOURNAMENT_TOTALS_SINCE = 9
+"""The first schema with each bot's running totals per tournament."""
 DEFAULT_DB = "arena.db"
 
 _SCHEMA = """
@@ -396,7 +400,7 @@ class Database:
                 _execute_script(self.conn, _SCHEMA + league_stats.SCHEMA + LADDER_SCHEMA + ';' + accounts.SCHEMA + ';'
                                 + submissions.SCHEMA)
                 self.conn.execute("INSERT INTO schema_version (version) VALUES (?)", (SCHEMA_VERSION,))
-            self.has_stats = self.has_entrant_totals = True
+            self.has_stats = self.has_entrant_totals = self.has_tournament_totals = True
             return
         if "schema_version" not in tables:
             raise StorageError(f"{self.path} is an SQLite file but not an arena database")
@@ -414,6 +418,8 @@ class Database:
         """Whether the running totals are stored (else, a read-only view of an older file, they are computed)."""
         self.has_entrant_totals = (self.schema_version() or 0) >= _ENTRANT_TOTALS_SINCE
         """Whether ladder entrants' played matches are stored (schema 7), else they are counted."""
+        self.has_tournament_totals = (self.schema_version() or 0) >= _TOURNAMENT_TOTALS_SINCE
+        """Whether each bot's totals per tournament are stored (schema 9), else they are computed."""
 
     def _migrate(self, version: int) -> None:
         """Bring an older schema up to :data:`SCHEMA_VERSION`, in one transaction."""
@@ -443,6 +449,9 @@ class Database:
                 _execute_script(self.conn, accounts.SCHEMA)
             if version < 8:  # submitted bots
                 _execute_script(self.conn, submissions.SCHEMA)
+            if version < 9:  # each bot's totals per tournament, computed once from the stored matches
+                _execute_script(self.conn, league_stats.SCHEMA)
+                league_stats.rebuild_tournament_bots(self.conn)
             self.conn.execute("UPDATE schema_version SET version = ?", (SCHEMA_VERSION,))
 
     def _reencode_records(self) -> None:
@@ -687,6 +696,7 @@ class Database:
             deleted = self.conn.execute("DELETE FROM matches WHERE tournament_id = ?", (tid,)).rowcount
             self.conn.execute("DELETE FROM tournament_bots WHERE tournament_id = ?", (tid,))
             self.conn.execute("DELETE FROM tournament_stats WHERE tournament_id = ?", (tid,))
+            self.conn.execute("DELETE FROM tournament_bot_stats WHERE tournament_id = ?", (tid,))
             self.conn.execute("DELETE FROM tournaments WHERE id = ?", (tid,))
             league_stats.rebuild(self.conn, tournament.game, tournament.variant)
         return int(deleted)
@@ -877,6 +887,8 @@ class Database:
                                record.ranking, faults)
         league_stats.count_status(self.conn, row["tournament_id"], row["status"], "done")
         league_stats.count_entrant_match(self.conn, row["tournament_id"], bot_ids, finished)
+        league_stats.count_tournament_match(self.conn, row["tournament_id"], bot_ids, record.scores, record.ranking,
+                                            faults)
         return True
 
     def mark_failed(self, match_id: int, reason: str, record: MatchRecord | None = None) -> None:
@@ -937,6 +949,13 @@ class Database:
         return {(r[0], r[1]): (r[2], r[3]) for r in self.conn.execute(
             "SELECT bot_id, other_id, matches, half_points FROM pair_stats WHERE game = ? AND variant = ?",
             (game, variant))}
+
+    def tournament_bot_stats(self, tid: int) -> dict[int, league_stats.TournamentBotStats]:
+        """Per bot id, its statistics over the played matches of tournament ``tid``: a lookup of
+        one row per bot, however many matches the tournament (a ladder) has played."""
+        sql = ("SELECT bot_id, matches, wins, rank_sum, score_sum, faults FROM tournament_bot_stats"
+               " WHERE tournament_id = ?" if self.has_tournament_totals else league_stats.COMPUTE_TOURNAMENT_BOTS)
+        return {r[0]: league_stats.TournamentBotStats(*r[1:]) for r in self.conn.execute(sql, (tid,))}
 
     def bot_games(self, bot_id: int) -> list[tuple[str, str]]:
         """Every (game, variant) in which the bot played a match."""

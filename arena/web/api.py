@@ -48,7 +48,7 @@ def tournaments(request: Request) -> JSONResponse:
 
 def tournament(request: Request) -> JSONResponse:
     with _store(request).connect() as db:
-        return JSONResponse(data.tournament(_store(request), db, request.path_params["tid"]))
+        return JSONResponse(data.tournament(db, request.path_params["tid"]))
 
 
 def ladders(request: Request) -> JSONResponse:

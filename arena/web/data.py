@@ -142,11 +142,11 @@ def tournaments(db: Database) -> list[dict[str, Any]]:
     return [_tournament_json(db, t) for t in reversed(db.tournaments())]
 
 
-def tournament(store: ReadOnlyStore, db: Database, tid: int) -> dict[str, Any]:
+def tournament(db: Database, tid: int) -> dict[str, Any]:
     """A tournament's settings, entrants, standings, progress and latest finished matches.
 
-    The standings read every played match of the tournament, so they are cached until a
-    match of its game is played.
+    Each part is read from running totals or through an index: nothing here grows with the
+    tournament's matches (a ladder's never stop).
     """
     try:
         t = db.tournament(tid)
@@ -157,8 +157,7 @@ def tournament(store: ReadOnlyStore, db: Database, tid: int) -> dict[str, Any]:
     data.update(settings=t.settings, table_size=t.table_size, rounds=t.rounds, duplicate=t.duplicate, seed=t.seed,
                 time_control=t.time_control, keep_alive=bool(t.options.get("keep_alive")),
                 entrants=[bot_json(b) for b in db.tournament_bots(tid)],
-                standings=store.per_table(db, t.game, t.variant, ("standings", tid),
-                                          lambda: standings(db, tid, labels)),
+                standings=standings(db, tid, labels),
                 lower_scores_win=lower_scores_win(t.game),
                 latest=[match_json(m, labels) for m in db.matches(tournament_id=tid, status="done", limit=10,
                                                                   newest_first=True)])
@@ -168,16 +167,14 @@ def tournament(store: ReadOnlyStore, db: Database, tid: int) -> dict[str, Any]:
 def standings(db: Database, tid: int, labels: dict[int, str]) -> list[dict[str, Any]]:
     """Each entrant's played matches of tournament ``tid``: wins (first places, shared ones
     included), mean rank (1 is best), mean score and faults; most wins first, then best mean
-    rank.  A bot filling two seats of a match (its team's) counts that match once."""
-    rows = db.conn.execute(
-        "SELECT bot_id, COUNT(*), SUM(best = 0), AVG(best) + 1, AVG(score), SUM(faults) FROM"
-        " (SELECT s.bot_id, s.match_id, MIN(s.rank) AS best, AVG(s.score) AS score, SUM(s.faults) AS faults"
-        "  FROM match_seats s JOIN matches m ON m.id = s.match_id"
-        "  WHERE m.tournament_id = ? AND m.status = 'done' GROUP BY s.bot_id, s.match_id)"
-        " GROUP BY bot_id", (tid,)).fetchall()
-    table = [{"bot_id": bot_id, "bot": labels.get(bot_id, f"bot {bot_id}"), "matches": played, "wins": wins,
-              "mean_rank": round(mean_rank, 4), "mean_score": round(mean_score, 4), "faults": faults}
-             for bot_id, played, wins, mean_rank, mean_score, faults in rows]
+    rank.  A bot filling two seats of a match (its team's) counts that match once.
+
+    Read from the running totals the writer keeps (:meth:`Database.tournament_bot_stats`), so a
+    ladder's page costs the same after a million matches as after ten."""
+    table = [{"bot_id": bot_id, "bot": labels.get(bot_id, f"bot {bot_id}"), "matches": s.matches, "wins": s.wins,
+              "mean_rank": round(s.rank_sum / s.matches + 1, 4), "mean_score": round(s.score_sum / s.matches, 4),
+              "faults": s.faults}
+             for bot_id, s in db.tournament_bot_stats(tid).items()]
     table.sort(key=lambda row: (-row["wins"], row["mean_rank"], row["bot"]))
     return table
 

@@ -89,8 +89,7 @@ def tournaments(request: Request) -> Response:
 
 def tournament(request: Request) -> Response:
     with _store(request).connect() as db:
-        return _render(request, "tournament.html", {"t": data.tournament(_store(request), db,
-                                                                         request.path_params["tid"])})
+        return _render(request, "tournament.html", {"t": data.tournament(db, request.path_params["tid"])})
 
 
 def ladders(request: Request) -> Response:

@@ -46,6 +46,22 @@ def assert_totals_match_the_matches(db: Database) -> None:
                                          " GROUP BY status", (t.id,)):
             counted[status] = n
         assert db.match_counts(t.id) == counted
+    assert_tournament_totals_match_the_matches(db)
+
+
+def assert_tournament_totals_match_the_matches(db: Database) -> None:
+    """Each bot's running totals per tournament equal a count from scratch, and no deleted
+    tournament keeps any."""
+    for t in db.tournaments():
+        fresh = {r[0]: league_stats.TournamentBotStats(*r[1:])
+                 for r in db.conn.execute(league_stats.COMPUTE_TOURNAMENT_BOTS, (t.id,))}
+        stored = db.tournament_bot_stats(t.id)
+        assert stored.keys() == fresh.keys()
+        for bot, mine in stored.items():  # scores are summed in another order: equal to 1e-9
+            assert dataclasses.replace(mine, score_sum=0.0) == dataclasses.replace(fresh[bot], score_sum=0.0)
+            assert mine.score_sum == pytest.approx(fresh[bot].score_sum, abs=1e-9)
+    assert db.conn.execute("SELECT COUNT(*) FROM tournament_bot_stats WHERE tournament_id NOT IN"
+                           " (SELECT id FROM tournaments)").fetchone()[0] == 0
 
 
 def test_the_writer_keeps_the_totals_through_duplicates_failures_and_a_deletion(tmp_path: Path) -> None:
