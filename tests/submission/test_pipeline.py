@@ -11,7 +11,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
+from arena.cli import main
 from arena.league.storage import Database
 from arena.runs.ladder import load_config, open_ladder
 from arena.runs.ladder_store import entrants, ladders
@@ -122,3 +124,46 @@ def test_a_bot_that_crashes_in_validation_fails_and_only_its_author_reads_why(
     finally:
         server.send_signal(signal.SIGINT)
         server.communicate(timeout=30)
+
+
+CRASH_AFTER_400_DECISIONS = '''
+import os
+from arena.sdk import random_decide, run_bot
+
+decisions = 0
+
+def decide(observation, legal_actions):
+    global decisions
+    decisions += 1
+    if decisions > 400:
+        os._exit(3)
+    return random_decide(observation, legal_actions)
+
+run_bot(decide, name="late-crasher", version="1.0", games=["yaniv"])
+'''
+
+
+def test_a_bot_that_passes_check_bot_but_forfeits_a_validation_match_fails_with_its_record(tmp_path: Path) -> None:
+    """check-bot plays two short Yaniv matches (341 decisions of the checked bot); the ladder's
+    full match in seat 0 with seed 6 takes the random policy 733, so the bot crashes there only."""
+    config_path = tmp_path / "ladder.toml"
+    config_path.write_text(f'db = "ladder.db"\n[[ladder]]\nname = "cards"\ngame = "yaniv"\nseats = 2\nseed = 6\n'
+                           f'bots = ["{RANDOM_BOT}"]\n', encoding="utf-8")
+    config = load_config(config_path)
+    data_dir = tmp_path / "data"
+    bot = bot_named(tmp_path / "b", "late-crasher")
+    (bot / "bot.py").write_text(CRASH_AFTER_400_DECISIONS)
+    (bot / "bot.toml").write_text((bot / "bot.toml").read_text().replace('games = ["*"]', 'games = ["yaniv"]'))
+    with Database(config.db) as db:
+        open_ladder(db, config.ladders[0], config)
+        author, _ = accounts.add_user(db, "ann")
+        sub, _ = receive(db, data_dir, author, pack(bot), ladder="cards")
+        [outcome] = work_once(db, data_dir, builds=tmp_path / "builds")
+        assert outcome.state == "failed"
+        assert outcome.message.startswith("validation failed: validation match in seat 0: forfeited: ")
+        log = (data_dir / "logs" / f"{sub.id}.log").read_text()
+        assert "check-bot" in log and "FAIL" not in log
+        assert f"record: {sub.id}-seat0.json" in log
+        assert "late-crasher@1.0" not in {e.label for e in entrants(db, ladders(db)[0].id)}
+    replayed = CliRunner().invoke(main, ["replay", str(data_dir / "logs" / f"{sub.id}-seat0.json")])
+    assert replayed.exit_code == 0, replayed.output
