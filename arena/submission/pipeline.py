@@ -85,17 +85,20 @@ def _claim(db: Database) -> tuple[int, str, str, str, str] | None:
     return int(row[0]), str(row[1]), str(row[2]), str(row[3]), str(row[4])
 
 
-def work_once(db: Database, data_dir: Path, *, keep: int = KEEP, sandbox: SandboxConfig = SandboxConfig(),
-              builds: Path | None = None) -> list[Outcome]:
-    """Take every waiting submission through the pipeline, oldest first; what became of each."""
+def work_once(db: Database, data_dir: Path, *, keep: int = KEEP,
+              sandbox: SandboxConfig = SandboxConfig()) -> list[Outcome]:
+    """Take every waiting submission through the pipeline, oldest first; what became of each.
+
+    Builds go to the store of ``$ARENA_BUILDS`` (:func:`arena.submission.build.builds_root`),
+    the one the matches' own :func:`~arena.submission.build.ensure_built` reads."""
     outcomes = []
     while (claimed := _claim(db)) is not None:
-        outcomes.append(process(db, Path(data_dir), claimed, keep=keep, sandbox=sandbox, builds=builds))
+        outcomes.append(process(db, Path(data_dir), claimed, keep=keep, sandbox=sandbox))
     return outcomes
 
 
 def process(db: Database, data_dir: Path, claimed: tuple[int, str, str, str, str], *, keep: int,
-            sandbox: SandboxConfig, builds: Path | None) -> Outcome:
+            sandbox: SandboxConfig) -> Outcome:
     """Build, validate and enter one claimed submission; never raises for the bot's faults."""
     sid, author, name, digest, ladder_name = claimed
     logs = data_dir / "logs"
@@ -110,7 +113,7 @@ def process(db: Database, data_dir: Path, claimed: tuple[int, str, str, str, str
         except BotSpecError as error:
             raise StepFailed(str(error)) from None
         _set(db, sid, "building", "building", relative)
-        _build(spec, sandbox, builds, log_path)
+        _build(spec, sandbox, log_path)
         step = "validation"
         _set(db, sid, "validating", "validating")
         ladder = _ladder(db, ladder_name)
@@ -132,14 +135,14 @@ def _append(path: Path, text: str) -> None:
         log.write(text)
 
 
-def _build(spec: BotSpec, sandbox: SandboxConfig, builds: Path | None, log_path: Path) -> None:
+def _build(spec: BotSpec, sandbox: SandboxConfig, log_path: Path) -> None:
     """The manifest's build step, if it has one, with its log copied into the submission's."""
     if not spec.build_command:
         _append(log_path, "== build: none (the manifest has no [build] command)\n")
         return
-    folder = build_folder(spec, builds)
+    folder = build_folder(spec)
     try:
-        ensure_built(spec, sandbox, root=builds)
+        ensure_built(spec, sandbox)
     except BuildError as error:
         raise StepFailed(str(error).replace(str(folder.parent), "<builds>")) from None
     finally:

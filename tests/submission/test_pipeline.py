@@ -37,8 +37,10 @@ run_bot(decide, name="crasher", version="1.0", games=["*"])
 
 
 @pytest.fixture()
-def league(tmp_path: Path) -> Iterator[tuple[Database, Path]]:
-    """A league file with the Yahtzee ladder "dice" (tables of 2) and the users ann and ben."""
+def league(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[Database, Path]]:
+    """A league file with the Yahtzee ladder "dice" (tables of 2) and the users ann and ben;
+    builds go to a store of the test's own."""
+    monkeypatch.setenv("ARENA_BUILDS", str(tmp_path / "builds"))
     config = load_config(write_config(tmp_path, [RANDOM_BOT]))
     with Database(config.db) as db:
         open_ladder(db, config.ladders[0], config)
@@ -74,7 +76,7 @@ def test_a_failing_build_fails_with_its_build_log(league: tuple[Database, Path],
     (bot / "bot.toml").write_text((bot / "bot.toml").read_text() + "\n[build]\ncommand = [\"{python}\", \"-c\", "
                                   "\"import sys; print('compiler says <no>'); sys.exit(3)\"]\n")
     sub, _ = receive(db, data_dir, accounts.user(db, "ann"), pack(bot), ladder="dice")
-    [outcome] = work_once(db, data_dir, builds=tmp_path / "builds")
+    [outcome] = work_once(db, data_dir)
     assert outcome.state == "failed"
     assert outcome.message.startswith("build failed: bot broken-build: its build exited with status 3")
     log_path = db.conn.execute("SELECT log_path FROM submissions WHERE id = ?", (sub.id,)).fetchone()[0]
@@ -86,11 +88,11 @@ def test_keeping_one_version_retires_the_older_one(league: tuple[Database, Path]
     db, data_dir = league
     ann = accounts.user(db, "ann")
     first, _ = receive(db, data_dir, ann, pack(bot_named(tmp_path / "v1", "anns-bot", "1.0")), ladder="dice")
-    assert [o.state for o in work_once(db, data_dir, keep=1, builds=tmp_path / "builds")] == ["active"]
+    assert [o.state for o in work_once(db, data_dir, keep=1)] == ["active"]
     second_bot = bot_named(tmp_path / "v2", "anns-bot", "2.0")
     (second_bot / "notes.txt").write_text("changed files")
     second, _ = receive(db, data_dir, ann, pack(second_bot), ladder="dice")
-    [outcome] = work_once(db, data_dir, keep=1, builds=tmp_path / "builds")
+    [outcome] = work_once(db, data_dir, keep=1)
     assert outcome.state == "active" and outcome.message.endswith("; retired anns-bot 1.0")
     states = dict(db.conn.execute("SELECT id, state FROM submissions").fetchall())
     assert states == {first.id: "retired", second.id: "active"}
@@ -103,7 +105,7 @@ def test_a_bot_that_crashes_in_validation_fails_and_only_its_author_reads_why(
     bot = bot_named(tmp_path / "b", "crasher")
     (bot / "bot.py").write_text(CRASH_ON_FIRST_DECISION)
     sub, _ = receive(db, data_dir, accounts.user(db, "ann"), pack(bot), ladder="dice")
-    [outcome] = work_once(db, data_dir, builds=tmp_path / "builds")
+    [outcome] = work_once(db, data_dir)
     assert outcome.state == "failed" and outcome.message.startswith("validation failed: check-bot: yahtzee: ")
     assert "crasher@1.0" not in dice_entrants(db)
     tokens = {name: accounts.rotate_token(db, name)[1] for name in ("ann", "ben")}
@@ -143,9 +145,11 @@ run_bot(decide, name="late-crasher", version="1.0", games=["yaniv"])
 '''
 
 
-def test_a_bot_that_passes_check_bot_but_forfeits_a_validation_match_fails_with_its_record(tmp_path: Path) -> None:
+def test_a_bot_that_passes_check_bot_but_forfeits_a_validation_match_fails_with_its_record(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """check-bot plays two short Yaniv matches (341 decisions of the checked bot); the ladder's
     full match in seat 0 with seed 6 takes the random policy 733, so the bot crashes there only."""
+    monkeypatch.setenv("ARENA_BUILDS", str(tmp_path / "builds"))
     config_path = tmp_path / "ladder.toml"
     config_path.write_text(f'db = "ladder.db"\n[[ladder]]\nname = "cards"\ngame = "yaniv"\nseats = 2\nseed = 6\n'
                            f'bots = ["{RANDOM_BOT}"]\n', encoding="utf-8")
@@ -158,7 +162,7 @@ def test_a_bot_that_passes_check_bot_but_forfeits_a_validation_match_fails_with_
         open_ladder(db, config.ladders[0], config)
         author, _ = accounts.add_user(db, "ann")
         sub, _ = receive(db, data_dir, author, pack(bot), ladder="cards")
-        [outcome] = work_once(db, data_dir, builds=tmp_path / "builds")
+        [outcome] = work_once(db, data_dir)
         assert outcome.state == "failed"
         assert outcome.message.startswith("validation failed: validation match in seat 0: forfeited: ")
         log = (data_dir / "logs" / f"{sub.id}.log").read_text()
@@ -167,3 +171,31 @@ def test_a_bot_that_passes_check_bot_but_forfeits_a_validation_match_fails_with_
         assert "late-crasher@1.0" not in {e.label for e in entrants(db, ladders(db)[0].id)}
     replayed = CliRunner().invoke(main, ["replay", str(data_dir / "logs" / f"{sub.id}-seat0.json")])
     assert replayed.exit_code == 0, replayed.output
+
+
+NEEDS_ITS_BUILD = '''
+import os
+from pathlib import Path
+from arena.sdk import random_decide, run_bot
+
+assert Path(os.environ["ARENA_BUILD"], "table.txt").read_text() == "solved"  # no build: no bot
+run_bot(random_decide, name="built", version="1.0", games=["*"])
+'''
+
+
+def test_a_bot_with_a_build_step_is_built_once_into_the_store_its_matches_read(
+        league: tuple[Database, Path], tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
+    db, data_dir = league
+    bot = bot_named(tmp_path / "b", "built")
+    (bot / "bot.py").write_text(NEEDS_ITS_BUILD)
+    (bot / "build.py").write_text("import os\nopen(os.path.join(os.environ['ARENA_BUILD'], 'table.txt'), 'w')"
+                                  ".write('solved')\nprint('table solved')\n")
+    (bot / "bot.toml").write_text((bot / "bot.toml").read_text() + '\n[build]\ncommand = ["{python}", "build.py"]\n')
+    sub, _ = receive(db, data_dir, accounts.user(db, "ann"), pack(bot), ladder="dice")
+    [outcome] = work_once(db, data_dir)
+    assert outcome.state == "active", outcome.message
+    assert "== build log\ntable solved" in (data_dir / "logs" / f"{sub.id}.log").read_text()
+    assert capfd.readouterr().err.count("arena: building bot built@1.0") == 1
+    stored = [path.name for path in (tmp_path / "builds" / "built").iterdir() if not path.name.startswith(".")]
+    assert len(stored) == 2  # the outputs and their log
+    assert dice_entrants(db)["built@1.0"] == "active"
