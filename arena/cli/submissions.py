@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from arena.cli.common import db_option, open_db, sandbox_options
-from arena.submission.pipeline import KEEP, work_once
+from arena.submission.pipeline import KEEP, requeue_interrupted, work_once
 from referee.sandbox import SandboxConfig
 
 
@@ -30,9 +30,12 @@ def submissions_group() -> None:
 @db_option
 def work(data_dir: Path | None, once: bool, keep: int, interval: float, sandbox: SandboxConfig, db_path: Path) -> None:
     """Build, validate and enter every `received` submission of DB, oldest first; then wait
-    for more (until Ctrl-C), or exit with --once."""
+    for more (until Ctrl-C), or exit with --once.  Run one worker per database: at its start it
+    takes up again what a stopped worker left half done."""
     folder = data_dir or db_path.with_name(db_path.name + ".data")
     with open_db(db_path, create=False) as db:
+        if interrupted := requeue_interrupted(db):
+            click.echo(f"{interrupted} submission(s) left half done by a stopped worker: taken up again")
         try:
             while True:
                 for outcome in work_once(db, folder, keep=keep, sandbox=sandbox):

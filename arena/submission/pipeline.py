@@ -85,6 +85,14 @@ def _claim(db: Database) -> tuple[int, str, str, str, str] | None:
     return int(row[0]), str(row[1]), str(row[2]), str(row[3]), str(row[4])
 
 
+def requeue_interrupted(db: Database) -> int:
+    """Put submissions a stopped worker left ``building`` or ``validating`` back to ``received``
+    (a worker starting up calls it: one worker per database); how many."""
+    with db.transaction() as conn:
+        return conn.execute("UPDATE submissions SET state = 'received', message = 'interrupted; waiting again',"
+                            " changed_at = ? WHERE state IN ('building', 'validating')", (time.time(),)).rowcount
+
+
 def work_once(db: Database, data_dir: Path, *, keep: int = KEEP,
               sandbox: SandboxConfig = SandboxConfig()) -> list[Outcome]:
     """Take every waiting submission through the pipeline, oldest first; what became of each.
@@ -240,4 +248,4 @@ def _enter(db: Database, sid: int, spec: BotSpec, ladder: TournamentRow, author:
             + (f"; retired {', '.join(retired)}" if retired else ""))
 
 
-__all__ = ["KEEP", "Outcome", "process", "work_once"]
+__all__ = ["KEEP", "Outcome", "process", "requeue_interrupted", "work_once"]

@@ -63,6 +63,7 @@ def test_a_python_bot_goes_to_active_and_plays_in_its_ladder_and_work_once_exits
                           env=dict(os.environ, ARENA_BUILDS=str(tmp_path / "builds")))
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith(f"submission {sub.id}: active: active on ladder dice as anns-bot@1.0 (added)")
+    assert "left half done" not in done.stdout
     row = db.conn.execute("SELECT state, log_path FROM submissions WHERE id = ?", (sub.id,)).fetchone()
     assert row[0] == "active"
     log = (data_dir / row[1]).read_text()
@@ -199,3 +200,17 @@ def test_a_bot_with_a_build_step_is_built_once_into_the_store_its_matches_read(
     stored = [path.name for path in (tmp_path / "builds" / "built").iterdir() if not path.name.startswith(".")]
     assert len(stored) == 2  # the outputs and their log
     assert dice_entrants(db)["built@1.0"] == "active"
+
+
+def test_a_worker_takes_up_what_a_stopped_worker_left_half_done(league: tuple[Database, Path], tmp_path: Path) -> None:
+    db, data_dir = league
+    bot = bot_named(tmp_path / "b", "anns-bot")
+    sub, _ = receive(db, data_dir, accounts.user(db, "ann"), pack(bot), ladder="dice")
+    with db.transaction():
+        db.conn.execute("UPDATE submissions SET state = 'validating' WHERE id = ?", (sub.id,))  # its worker was killed
+    done = subprocess.run([sys.executable, "-m", "arena.cli", "submissions", "work", "--once", "--db",
+                           str(tmp_path / "ladder.db")], cwd=ROOT, capture_output=True, text=True, timeout=300,
+                          env=dict(os.environ, ARENA_BUILDS=str(tmp_path / "builds")))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[:2] == ["1 submission(s) left half done by a stopped worker: taken up again",
+                                            f"submission {sub.id}: active: active on ladder dice as anns-bot@1.0 (added)"]
