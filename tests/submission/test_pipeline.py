@@ -212,5 +212,6 @@ def test_a_worker_takes_up_what_a_stopped_worker_left_half_done(league: tuple[Da
                            str(tmp_path / "ladder.db")], cwd=ROOT, capture_output=True, text=True, timeout=300,
                           env=dict(os.environ, ARENA_BUILDS=str(tmp_path / "builds")))
     assert done.returncode == 0, done.stderr
-    assert done.stdout.splitlines()[:2] == ["1 submission(s) left half done by a stopped worker: taken up again",
-                                            f"submission {sub.id}: active: active on ladder dice as anns-bot@1.0 (added)"]
+    entered = f"submission {sub.id}: active: active on ladder dice as anns-bot@1.0 (added)"
+    requeued = "1 submission(s) left half done by a stopped worker: taken up again"
+    assert done.stdout.splitlines()[:2] == [requeued, entered]
