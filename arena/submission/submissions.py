@@ -11,9 +11,9 @@ manifest, a language and game this server takes) into ``<data dir>/incoming/``, 
 again is the same version: nothing new is stored and the earlier submission is returned.
 Nothing under the data dir is ever served.
 
-**States.**  A submission starts ``received``; ``building``, ``validating``, ``active``,
-``failed`` and ``retired`` belong to the later steps (the build, validation and ladder entry),
-which are not wired yet.
+**States.**  A submission starts ``received``; the worker of :mod:`arena.submission.pipeline`
+(``arena submissions work``) moves it through ``building`` and ``validating`` to ``active``, or
+to ``failed``; a newer version's entry moves it to ``retired``.
 
 Tables (schema 8, :mod:`arena.league.storage`): :data:`SCHEMA`.
 """
@@ -211,5 +211,11 @@ def receive(db: Database, data_dir: Path, author: accounts.User, data: bytes, *,
     return found, new
 
 
+def read_log(data_dir: Path, log_path: str) -> str:
+    """A submission's log (``log_path`` relative to the data dir), or ``""`` before the worker wrote one."""
+    path = Path(data_dir) / log_path
+    return path.read_text(encoding="utf-8", errors="replace") if log_path and path.is_file() else ""
+
+
 __all__ = ["ArchiveError", "LANGUAGES", "NameOwnedError", "SCHEMA", "Submission", "SubmissionError", "bot_folder",
-           "policy", "receive", "submission", "submissions"]
+           "policy", "read_log", "receive", "submission", "submissions"]

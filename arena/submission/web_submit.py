@@ -27,12 +27,13 @@ from pathlib import Path
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import JSONResponse, RedirectResponse, Response
+from starlette.responses import JSONResponse, PlainTextResponse, RedirectResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from arena.submission import accounts
 from arena.submission.archive import MIB, ArchiveError, ArchiveLimits
-from arena.submission.submissions import NameOwnedError, Submission, SubmissionError, receive, submission, submissions
+from arena.submission.submissions import (NameOwnedError, Submission, SubmissionError, read_log, receive,
+                                          submission, submissions)
 from arena.submission.web_auth import CSRF_FIELD, AccountsDoor, RateLimiter, _page, bearer_user, signed_in
 
 FORM_ALLOWANCE = 64 * 1024
@@ -134,6 +135,24 @@ def one(request: Request) -> Response:
     return JSONResponse(found.as_json())
 
 
+def log(request: Request) -> Response:
+    """``GET /api/submissions/{id}/log``: the build log, the check's report and the validation
+    matches (:mod:`arena.submission.pipeline`), as plain text (never rendered as HTML) for its
+    author (signed in, or by token) or an admin; 404 for anyone else, as for a missing id."""
+    uploads, door = _uploads(request)
+    session = signed_in(request)
+    user = session.user if session is not None else bearer_user(request)
+    sid = request.path_params["submission_id"]
+    with door.connect() as db:
+        found = submission(db, sid, user)
+        row = db.conn.execute("SELECT log_path FROM submissions WHERE id = ?", (sid,)).fetchone()
+    if found is None:
+        raise HTTPException(404, "no such submission")
+    text = read_log(uploads.config.data_dir, row[0]) or "(no log yet: the submission waits for the worker)\n"
+    head = f"submission {found.id}: {found.bot_name} {found.version}, state {found.state}: {found.message}\n\n"
+    return PlainTextResponse(head + text, headers={"X-Content-Type-Options": "nosniff"})
+
+
 def _form_page(request: Request, session: accounts.Session, message: str = "", error: str = "",
                status: int = 200) -> Response:
     _, door = _uploads(request)
@@ -204,6 +223,7 @@ routes: list[BaseRoute] = [
     Route("/api/submissions", upload, methods=["POST"]),
     Route("/api/submissions", listing, methods=["GET"]),
     Route("/api/submissions/{submission_id:int}", one, methods=["GET"]),
+    Route("/api/submissions/{submission_id:int}/log", log, methods=["GET"]),
     Route("/submit", submit_form, methods=["GET"]),
     Route("/submit", submit, methods=["POST"]),
 ]

@@ -86,6 +86,11 @@ def test_a_zip_uploaded_through_the_form_is_received(uploads, page, tmp_path: Pa
     digest = content_hash(tmp_path / "zipped")
     assert content_hash(data_dir / "bots" / "alice" / "zipped" / digest) == digest
     assert page.dialogs == [] and page.errors == []
+    row.get_by_role("link", name="log").click()  # the signed-in session reads its own log
+    page.wait_for_url(f"{server.url}/api/submissions/1/log")
+    assert page.locator("body").inner_text().startswith(
+        f"submission 1: zipped {XSS_VERSION}, state received: \n\n(no log yet")  # plain text, never HTML
+    assert page.locator("body i").count() == 0 and page.dialogs == [] and page.errors == []
 
 
 def test_a_form_post_without_the_sessions_csrf_token_is_refused(uploads, tmp_path: Path) -> None:

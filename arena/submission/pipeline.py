@@ -1,0 +1,251 @@
+"""The submission pipeline: ``received → building → validating → active`` (or ``failed``).
+
+``arena submissions work`` runs :func:`work_once` in a process of its own, never in the web
+server: uploads stay a thin step that stores files, and a build (minutes of a stranger's
+code, under the sandbox) or a validation match never holds up a request.  One worker at a
+time: each submission is claimed by an update from ``received`` to ``building`` in one
+transaction, so a second worker started by mistake takes other submissions, never the same.
+
+**Build**: the manifest's ``[build] command`` by :func:`arena.submission.build.ensure_built`,
+into the same store by content hash that matches read (so the ladder never rebuilds it).
+**Validate**: :func:`arena.authoring.check_bot.check_bot`'s checks on the ladder's game, then
+one match in every seat against the sample random bot, with the ladder's settings and time
+control, played as a ladder's worker plays (:func:`arena.executors.play_job`).  A match that
+does not finish, or in which the bot faults out or forfeits, fails validation; its record is
+kept as a file (``<data dir>/logs/<id>-seat<N>.json``, ``arena replay`` reads it), not as a
+tournament row: a validation match in the league would be rated with the ladder's matches.
+**Enter**: the bot is registered and added to its ladder; older ``active`` versions of the
+same author on that ladder beyond ``keep`` leave it (removed, state ``retired``).
+
+Ratings: a new version starts from TrueSkill's default prior (mu 25, sigma 8.33), not from
+its previous version's mu.  The league recomputes ratings by replaying matches from that
+prior (:mod:`arena.league.ratings`), so a seeded start would need its own stored table
+consulted on every recompute; until then the default prior's wide sigma lets a new version
+find its place within a few duplicate sets.
+
+Each submission's log (``<data dir>/logs/<id>.log``, the row's ``log_path``) holds the build
+log, the check's report and each validation match's outcome, for its author's eyes.
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from arena.authoring.check_bot import CheckReport, check_bot
+from arena.executors import MatchJob, play_job
+from arena.executors.keeper import BotKeeper
+from arena.league.storage import BotConflictError, Database, TournamentRow
+from arena.resources import random_bot_copies, sample_bots_dir
+from arena.runs import ladder_store
+from arena.submission.build import BuildError, build_folder, ensure_built
+from arena.submission.submissions import bot_folder
+from referee.bots import MANIFEST_NAME, BotSpec, BotSpecError
+from referee.games import game_class
+from referee.match import MatchConfig, TimeControl
+from referee.sandbox import SandboxConfig
+
+KEEP = 2
+"""Active versions an author keeps on a ladder by default; older ones retire."""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What became of one submission."""
+
+    id: int
+    state: str
+    message: str
+
+
+class StepFailed(Exception):
+    """A step that failed; the message is the author's one line."""
+
+
+def _set(db: Database, sid: int, state: str, message: str = "", log_path: str | None = None) -> None:
+    sets, params = "state = ?, message = ?, changed_at = ?", [state, message[:500], time.time()]
+    if log_path is not None:
+        sets += ", log_path = ?"
+        params.append(log_path)
+    with db.transaction():
+        db.conn.execute(f"UPDATE submissions SET {sets} WHERE id = ?", (*params, sid))
+
+
+def _claim(db: Database) -> tuple[int, str, str, str, str] | None:
+    """The oldest ``received`` submission, moved to ``building``: ``(id, author, name, hash, ladder)``."""
+    with db.transaction() as conn:
+        row = conn.execute("SELECT s.id, u.name, s.bot_name, s.content_hash, s.ladder FROM submissions s JOIN users u"
+                           " ON u.id = s.author_id WHERE s.state = 'received' ORDER BY s.id LIMIT 1").fetchone()
+        if row is None:
+            return None
+        conn.execute("UPDATE submissions SET state = 'building', changed_at = ? WHERE id = ?", (time.time(), row[0]))
+    return int(row[0]), str(row[1]), str(row[2]), str(row[3]), str(row[4])
+
+
+def requeue_interrupted(db: Database) -> int:
+    """Put submissions a stopped worker left ``building`` or ``validating`` back to ``received``
+    (a worker starting up calls it: one worker per database); how many."""
+    with db.transaction() as conn:
+        return conn.execute("UPDATE submissions SET state = 'received', message = 'interrupted; waiting again',"
+                            " changed_at = ? WHERE state IN ('building', 'validating')", (time.time(),)).rowcount
+
+
+def work_once(db: Database, data_dir: Path, *, keep: int = KEEP,
+              sandbox: SandboxConfig = SandboxConfig()) -> list[Outcome]:
+    """Take every waiting submission through the pipeline, oldest first; what became of each.
+
+    Builds go to the store of ``$ARENA_BUILDS`` (:func:`arena.submission.build.builds_root`),
+    the one the matches' own :func:`~arena.submission.build.ensure_built` reads."""
+    outcomes = []
+    while (claimed := _claim(db)) is not None:
+        outcomes.append(process(db, Path(data_dir), claimed, keep=keep, sandbox=sandbox))
+    return outcomes
+
+
+def process(db: Database, data_dir: Path, claimed: tuple[int, str, str, str, str], *, keep: int,
+            sandbox: SandboxConfig) -> Outcome:
+    """Build, validate and enter one claimed submission; never raises for the bot's faults."""
+    sid, author, name, digest, ladder_name = claimed
+    logs = data_dir / "logs"
+    logs.mkdir(parents=True, exist_ok=True)
+    log_path = logs / f"{sid}.log"
+    log_path.write_text("", encoding="utf-8")
+    relative = str(log_path.relative_to(data_dir))
+    step = "build"
+    try:
+        try:
+            spec = BotSpec.from_manifest(bot_folder(data_dir, author, name, digest) / MANIFEST_NAME)
+        except BotSpecError as error:
+            raise StepFailed(str(error)) from None
+        _set(db, sid, "building", "building", relative)
+        _build(spec, sandbox, log_path)
+        step = "validation"
+        _set(db, sid, "validating", "validating")
+        ladder = _ladder(db, ladder_name)
+        _validate(spec, ladder, sandbox, log_path, logs / str(sid))
+        step = "ladder entry"
+        message = _enter(db, sid, spec, ladder, author, keep) if ladder else "validated; submitted for no ladder"
+    except StepFailed as failure:
+        message = f"{step} failed: {failure}"
+        _append(log_path, f"== {message}\n")
+        _set(db, sid, "failed", message)
+        return Outcome(sid, "failed", message)
+    _append(log_path, f"== {message}\n")
+    _set(db, sid, "active", message)
+    return Outcome(sid, "active", message)
+
+
+def _append(path: Path, text: str) -> None:
+    with path.open("a", encoding="utf-8") as log:
+        log.write(text)
+
+
+def _build(spec: BotSpec, sandbox: SandboxConfig, log_path: Path) -> None:
+    """The manifest's build step, if it has one, with its log copied into the submission's."""
+    if not spec.build_command:
+        _append(log_path, "== build: none (the manifest has no [build] command)\n")
+        return
+    folder = build_folder(spec)
+    try:
+        ensure_built(spec, sandbox)
+    except BuildError as error:
+        raise StepFailed(str(error).replace(str(folder.parent), "<builds>")) from None
+    finally:
+        built_log = folder.with_name(folder.name + ".log")
+        text = built_log.read_text(encoding="utf-8", errors="replace") if built_log.exists() else ""
+        _append(log_path, f"== build log\n{text}\n")
+
+
+def _ladder(db: Database, name: str) -> TournamentRow | None:
+    if not name:
+        return None
+    for ladder in ladder_store.ladders(db):
+        if ladder.name == name:
+            return ladder
+    raise StepFailed(f"this server has no ladder named {name!r} any more")
+
+
+def _check_text(report: CheckReport) -> str:
+    lines = [f"bot: {report.bot}", f"identity: {report.identity}"]
+    for game in report.games:
+        lines.append(f"{game.game}: {game.matches} matches, {game.decisions} decisions, median {game.median_ms:.1f} ms,"
+                     f" p99 {game.percentile(0.99):.1f} ms, bank used {game.bank_used_s:.2f} s")
+        lines += [f"FAIL: {game.game}: match aborted: {problem}" for problem in game.aborted]
+        lines += [f"FAIL: {game.game}: {fault.kind.value}: {fault.detail}" for fault in game.faults]
+    lines += [f"FAIL: {problem}" for problem in report.problems]
+    return "\n".join(lines)
+
+
+def _validate(spec: BotSpec, ladder: TournamentRow | None, sandbox: SandboxConfig, log_path: Path,
+              records: Path) -> None:
+    """check-bot's checks, then (for a ladder) one match per seat against the sample random bot."""
+    tc = TimeControl(**ladder.time_control) if ladder else TimeControl()
+    report = check_bot(spec, time_control=tc, only=[ladder.game] if ladder else None, sandbox=sandbox)
+    _append(log_path, f"== check-bot\n{_check_text(report)}\n")
+    if not report.ok:
+        first = (report.problems or [f"{g.game}: {(g.aborted or [f.detail for f in g.faults])[0]}"
+                                     for g in report.games if g.aborted or g.faults])[0]
+        raise StepFailed(f"check-bot: {first}")
+    if ladder is None:
+        return
+    seats = ladder.table_size or game_class(ladder.game).default_players
+    scratch = Path(tempfile.mkdtemp(prefix="arena-validate-"))
+    keeper = BotKeeper(keep_alive=False)
+    try:
+        scratch.chmod(0o755)
+        randoms = [BotSpec.from_manifest(sample_bots_dir() / "python" / "random_bot" / MANIFEST_NAME)]
+        randoms += [BotSpec.from_manifest(path / MANIFEST_NAME) for path in random_bot_copies(scratch, seats - 2)]
+        for seat in range(seats):
+            bots = list(randoms[:seats - 1])
+            bots.insert(seat, spec)
+            config = MatchConfig(game=ladder.game, variant=ladder.variant, settings=ladder.settings,
+                                 seed=ladder.seed + seat, match_id=f"validation-{seat}", time_control=tc,
+                                 sandbox=sandbox.resolved())
+            result = play_job(MatchJob(0, config, tuple(bots)), keeper)
+            record = result.record
+            faults = [f for f in record.faults if f.seat == seat] if record else []
+            problem = result.error or (f"forfeited: {record.reason}" if record and seat in record.forfeited else "")
+            line = f"seat {seat}: " + (problem or f"finished, {len(faults)} faults")
+            if record is not None and (problem or faults):
+                file = records.with_name(f"{records.name}-seat{seat}.json")
+                file.write_text(record.dumps() + "\n", encoding="utf-8")
+                line += f"; record: {file.name}"
+            _append(log_path, f"== validation match {line}\n"
+                              + "".join(f"   fault: {f.kind.value}: {f.detail}\n" for f in faults))
+            if problem:
+                raise StepFailed(f"validation match in seat {seat}: {problem}")
+    finally:
+        keeper.close()
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+def _enter(db: Database, sid: int, spec: BotSpec, ladder: TournamentRow, author: str, keep: int) -> str:
+    """Register the bot, add it to the ladder and retire the author's versions beyond ``keep``."""
+    from arena.runs.tournament import register  # it imports arena.cli, which imports this module
+
+    try:
+        row = register(db, spec)
+    except BotConflictError as error:
+        raise StepFailed(f"{error}; give the new files a new version in bot.toml") from None
+    change = ladder_store.add_entrant(db, ladder.id, row.id, None)
+    with db.transaction():
+        db.conn.execute("UPDATE submissions SET state = 'active', changed_at = ? WHERE id = ?", (time.time(), sid))
+    older = db.conn.execute(
+        "SELECT s.id, s.bot_name, s.version FROM submissions s JOIN users u ON u.id = s.author_id WHERE u.name = ?"
+        " AND s.ladder = ? AND s.state = 'active' ORDER BY s.id DESC", (author, ladder.name)).fetchall()[keep:]
+    retired = []
+    for old_id, old_name, old_version in older:
+        found = db.conn.execute("SELECT id FROM bots WHERE name = ? AND version = ?",
+                                (old_name, old_version)).fetchone()
+        if found is not None:
+            ladder_store.set_state(db, ladder.id, found[0], "removed", f"retired: replaced by submission {sid}")
+        _set(db, old_id, "retired", f"retired: replaced by submission {sid} (at most {keep} active versions)")
+        retired.append(f"{old_name} {old_version}")
+    return (f"active on ladder {ladder.name} as {row.label} ({change})"
+            + (f"; retired {', '.join(retired)}" if retired else ""))
+
+
+__all__ = ["KEEP", "Outcome", "process", "requeue_interrupted", "work_once"]
