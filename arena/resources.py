@@ -58,6 +58,11 @@ def proto_files() -> dict[Path, Path]:
     return found
 
 
+def random_bot_dir() -> Path:
+    """The Python random bot: the demo's filler and the opponent of a submission's validation matches."""
+    return sample_bots_dir() / "python" / "random_bot"
+
+
 def random_bot_copies(folder: Path, count: int, *, first: int = 2) -> list[Path]:
     """``count`` copies of the Python random bot in ``folder``, named ``random-2``, ``random-3``...
 
@@ -65,7 +70,7 @@ def random_bot_copies(folder: Path, count: int, *, first: int = 2) -> list[Path]
     copy is an entrant of its own.  The folders are readable by others, since the sandbox runs
     bots as another user.
     """
-    source = sample_bots_dir() / "python" / "random_bot"
+    source = random_bot_dir()
     copies = []
     for number in range(first, first + count):
         copy = folder / f"random-{number}"

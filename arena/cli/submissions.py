@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from arena.cli.common import db_option, open_db, sandbox_options
-from arena.submission.pipeline import KEEP, requeue_interrupted, work_once
+from arena.submission.submissions import KEEP
 from referee.sandbox import SandboxConfig
 
 
@@ -32,8 +32,10 @@ def work(data_dir: Path | None, once: bool, keep: int, interval: float, sandbox:
     """Build, validate and enter every `received` submission of DB, oldest first; then wait
     for more (until Ctrl-C), or exit with --once.  Run one worker per database: at its start it
     takes up again what a stopped worker left half done."""
-    folder = data_dir or db_path.with_name(db_path.name + ".data")
+    from arena.submission.pipeline import requeue_interrupted, work_once  # the referee: only when it runs
+
     with open_db(db_path, create=False) as db:
+        folder = data_dir or db_path.with_name(db_path.name + ".data")
         if interrupted := requeue_interrupted(db):
             click.echo(f"{interrupted} submission(s) left half done by a stopped worker: taken up again")
         try:

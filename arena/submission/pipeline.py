@@ -39,17 +39,14 @@ from arena.authoring.check_bot import CheckReport, check_bot
 from arena.executors import MatchJob, play_job
 from arena.executors.keeper import BotKeeper
 from arena.league.storage import BotConflictError, Database, TournamentRow
-from arena.resources import random_bot_copies, sample_bots_dir
+from arena.resources import random_bot_copies, random_bot_dir
 from arena.runs import ladder_store
 from arena.submission.build import BuildError, build_folder, ensure_built
-from arena.submission.submissions import bot_folder
+from arena.submission.submissions import KEEP, bot_folder
 from referee.bots import MANIFEST_NAME, BotSpec, BotSpecError
 from referee.games import game_class
 from referee.match import MatchConfig, TimeControl
 from referee.sandbox import SandboxConfig
-
-KEEP = 2
-"""Active versions an author keeps on a ladder by default; older ones retire."""
 
 
 @dataclass(frozen=True)
@@ -196,7 +193,7 @@ def _validate(spec: BotSpec, ladder: TournamentRow | None, sandbox: SandboxConfi
     keeper = BotKeeper(keep_alive=False)
     try:
         scratch.chmod(0o755)
-        randoms = [BotSpec.from_manifest(sample_bots_dir() / "python" / "random_bot" / MANIFEST_NAME)]
+        randoms = [BotSpec.from_manifest(random_bot_dir() / MANIFEST_NAME)]
         randoms += [BotSpec.from_manifest(path / MANIFEST_NAME) for path in random_bot_copies(scratch, seats - 2)]
         for seat in range(seats):
             bots = list(randoms[:seats - 1])

@@ -65,6 +65,11 @@ LANGUAGES = frozenset({"python", "node", "cpp", "go"})
 """The manifest languages a server builds (those of the sample bots and starter kits)."""
 
 
+KEEP = 2
+"""Active versions an author keeps on a ladder by default; older ones retire
+(:mod:`arena.submission.pipeline`)."""
+
+
 class SubmissionError(ValueError):
     """An upload refused; the message says why, for its author."""
 
