@@ -10,7 +10,7 @@
    start-up forfeit fails the benchmark (``RunSummary.require_real``): matches must be real.
 2. Dask's own cost per task: trivial tasks through the same submit / as_completed loop with a
    bounded number in flight (tasks per second).
-3. The writer's ceiling: results committed per second by ``_store`` (the run loop's commit:
+3. The writer's ceiling: results committed per second by ``store_batch`` (the run loop's commit:
    ``Database.store_result``, one transaction each, ``synchronous=FULL``), with records that
    are all ready at once (copies of a real Yahtzee record), and the database bytes per match.
 
@@ -32,7 +32,8 @@ from distributed import as_completed
 from arena.executors import JobResult
 from arena.executors.dask import executor_factory, start_local
 from arena.league.storage import Database, ScheduledMatch
-from arena.runs.tournament import RunSummary, TournamentSpec, _store, create_tournament, expand_bots, run_tournament
+from arena.runs.loop import RunSummary, store_batch
+from arena.runs.tournament import TournamentSpec, create_tournament, expand_bots, run_tournament
 from referee.result import MatchRecord
 
 from bench_bots import write_bots  # noqa: E402 - benchmarks/ is on the path when run as a script
@@ -97,7 +98,7 @@ def writer_ceiling(matches: int, record: MatchRecord, folder: Path) -> dict[str,
         summary = RunSummary(tid, total=matches, done_before=0)
         begin = time.monotonic()
         for result in results:
-            _store(db, result, summary)
+            store_batch(db, result, summary)
         elapsed = time.monotonic() - begin
         assert summary.played == matches and summary.failed == 0, summary.errors[:3]
     size = path.stat().st_size + sum(p.stat().st_size for p in folder.glob("writer.db-*"))

@@ -39,7 +39,7 @@ from arena.executors.keeper import BotKeeper
 from arena.executors.local import LocalExecutor
 from arena.league.ratings import update_ratings
 from arena.league.storage import BotRow, Database, ScheduledMatch, TournamentRow
-from arena.runs.loop import QueueSource, RunSummary, run_loop, store_batch
+from arena.runs.loop import QueueSource, RunSummary, run_loop
 from arena.scheduling.round_robin import Format, Pairing, ScheduleError, format_for, schedule
 from referee.bots import MANIFEST_NAME, BotSpec, BotSpecError, bot_files_hash, resolve_bot
 from referee.games import game_class
@@ -333,7 +333,3 @@ def run_tournament(db: Database, tid: int, *, workers: int = 1, keep_alive: bool
     finally:
         db.set_tournament_status(tid, status)
     return summary
-
-
-_store = store_batch
-"""The run loop's commit of one batch (:func:`arena.runs.loop.store_batch`), under its old name."""

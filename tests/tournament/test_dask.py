@@ -26,7 +26,8 @@ from arena.executors import MatchJob, play_job
 from arena.executors.dask import connect, executor_factory
 from arena.executors.keeper import BotKeeper
 from arena.league.storage import Database
-from arena.runs.tournament import RunSummary, TournamentSpec, _store, create_tournament, expand_bots, run_tournament
+from arena.runs.loop import RunSummary, store_batch
+from arena.runs.tournament import TournamentSpec, create_tournament, expand_bots, run_tournament
 from referee.bots import bot_files_hash, resolve_bot
 from referee.match import MatchConfig, TimeControl
 from referee.result import FaultKind
@@ -241,9 +242,9 @@ def test_a_result_that_arrives_twice_is_stored_once(tmp_path, cluster) -> None:
         assert [r.error for r in arrived] == [None] * 3
         summary = RunSummary(tid, total=2, done_before=0)
         first, *later = sorted(arrived, key=lambda r: r.record.seed)
-        _store(db, [first], summary)
+        store_batch(db, [first], summary)
         stored = db.match_record(match.id).to_json()
-        _store(db, later, summary)  # both late copies in one batch
+        store_batch(db, later, summary)  # both late copies in one batch
         assert summary.played == 1 and summary.failed == 0
         assert db.match_record(match.id).to_json() == stored
         assert db.match(match.id).attempts == 1
