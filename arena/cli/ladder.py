@@ -180,8 +180,7 @@ def status_command(ladder_name: str | None, fmt: str, db_path: Path) -> None:
         now = time.time()
         ratings = {r[0]: (r[1], r[2]) for r in db.conn.execute(
             "SELECT bot_id, mu, sigma FROM ratings WHERE game = ? AND variant = ?", (t.game, t.variant))}
-        running = ladder_store.is_running(ladder_store.status(db, t.id), now, runner_alive)
-        head = ladder_store.overview(db, t, running=running, ratings=ratings, now=now)
+        head = ladder_store.overview(db, t, now=now, alive=runner_alive, ratings=ratings)
         rows = [{**{k: v for k, v in e.items() if k not in ("bot_id", "last_match_at")},
                  "last_match": None if e["last_match_at"] is None else age_text(now - e["last_match_at"])}
                 for e in head.pop("entrants")]
@@ -192,7 +191,7 @@ def status_command(ladder_name: str | None, fmt: str, db_path: Path) -> None:
         if fmt == "table":
             state = (f"running in process {head['pid']}: {head['matches_per_minute']:.1f} matches/min, "
                      f"{head['in_flight']} in flight" + (f" ({head['note']})" if head["note"] else "")
-                     if running else "not running")
+                     if head["running"] else "not running")
             console.print(f"ladder {clean(t.name)} (id {t.id}, {t.game} {t.variant}): {state}; "
                           f"{counts['done']} matches played, {counts['failed']} failed")
         emit(STATUS_COLUMNS, rows, fmt, empty="no entrants yet: `arena ladder add BOT`")

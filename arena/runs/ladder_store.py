@@ -235,11 +235,16 @@ def is_running(row: StatusRow | None, now: float, alive: Callable[[int], bool] |
     return row.heartbeat is not None and now - row.heartbeat <= STALE_S
 
 
-def head(db: Database, t: TournamentRow, *, running: bool, now: float) -> dict[str, Any]:
-    """A ladder's name and game, what its running process last said (when ``running``) and
-    its matches played and failed: a status row and running totals."""
-    row = status(db, t.id)
-    on = running and row is not None
+def head(db: Database, t: TournamentRow, *, now: float, alive: Callable[[int], bool] | None = None) -> dict[str, Any]:
+    """A ladder's name and game, what its running process last said (if one runs:
+    :func:`is_running`, with ``alive``) and its matches played and failed: a status row and
+    running totals."""
+    return _head(db, t, status(db, t.id), now, alive)
+
+
+def _head(db: Database, t: TournamentRow, row: StatusRow | None, now: float,
+          alive: Callable[[int], bool] | None) -> dict[str, Any]:
+    on = is_running(row, now, alive)
     counts = db.match_counts(t.id)
     return {"ladder": t.name, "id": t.id, "game": t.game, "variant": t.variant, "running": on,
             "pid": row.pid if on and row else None,
@@ -256,23 +261,24 @@ def state_counts(db: Database, tid: int) -> dict[str, int]:
     return {state: counts.get(state, 0) for state in STATES}
 
 
-def overview(db: Database, t: TournamentRow, *, running: bool, ratings: dict[int, tuple[float, float]],
-             now: float) -> dict[str, Any]:
+def overview(db: Database, t: TournamentRow, *, now: float, alive: Callable[[int], bool] | None = None,
+             ratings: dict[int, tuple[float, float]] | None = None) -> dict[str, Any]:
     """What ``arena ladder status`` and the web's ladder page show: :func:`head`, and per
     entrant (in the order they joined) its state, matches, matches per minute over the last
     :data:`RATE_WINDOW_S` (since the process started, if that is less), when its last match
-    finished (Unix time), ``ratings``' mu and sigma, and the reason it is paused.
+    finished (Unix time), ``ratings``' mu and sigma (``None`` without them), and the reason it
+    is paused.
 
     Reads running totals, the status row and the last minute's matches: never the whole ladder.
     """
-    data = head(db, t, running=running, now=now)
     row = status(db, t.id)
+    data = _head(db, t, row, now, alive)
     started = row.started_at if data["running"] and row else None
     minutes = (RATE_WINDOW_S if started is None else min(RATE_WINDOW_S, max(now - started, 1.0))) / 60.0
     recent = recent_matches(db, t.id, now)
     data["entrants"] = []
     for e in entrants(db, t.id):
-        mu, sigma = ratings.get(e.bot_id, (None, None))
+        mu, sigma = (ratings or {}).get(e.bot_id, (None, None))
         data["entrants"].append({"bot_id": e.bot_id, "bot": e.label, "state": e.state, "matches": e.matches,
                                  "per_minute": round(recent[e.bot_id] / minutes, 2),
                                  "last_match_at": e.last_match_at, "mu": mu, "sigma": sigma, "reason": e.reason})

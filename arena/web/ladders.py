@@ -12,7 +12,6 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from arena.league.queries import bot_labels
 from arena.league.ratings import separations
 from arena.league.storage import Database, NotFoundError
 from arena.runs import ladder_store
@@ -26,8 +25,7 @@ LATEST = 10
 def ladders(db: Database) -> list[dict[str, Any]]:
     """Every ladder, newest first: its status and its entrants counted by state."""
     now = time.time()
-    return [dict(ladder_store.head(db, t, running=ladder_store.is_running(ladder_store.status(db, t.id), now),
-                                   now=now), entrants_by_state=ladder_store.state_counts(db, t.id))
+    return [dict(ladder_store.head(db, t, now=now), entrants_by_state=ladder_store.state_counts(db, t.id))
             for t in reversed(ladder_store.ladders(db))]
 
 
@@ -64,9 +62,7 @@ def ladder(store: ReadOnlyStore, db: Database, tid: int, since: int | None = Non
         raise NotFound(f"tournament {tid} is not a ladder")
     now = time.time()
     table = {r.bot_id: r for r in store.table(db, t.game, t.variant)}
-    running = ladder_store.is_running(ladder_store.status(db, t.id), now)
-    data = ladder_store.overview(db, t, running=running, now=now,
-                                 ratings={bot: (r.mu, r.sigma) for bot, r in table.items()})
+    data = ladder_store.overview(db, t, now=now)  # mu and sigma: the table's, set below
     rated = sorted((e for e in data["entrants"] if e["bot_id"] in table), key=lambda e: table[e["bot_id"]].rank)
     unrated = [e for e in data["entrants"] if e["bot_id"] not in table]
     for rank, (entrant, sep) in enumerate(zip(rated, separations([table[e["bot_id"]] for e in rated])), 1):
@@ -80,7 +76,7 @@ def ladder(store: ReadOnlyStore, db: Database, tid: int, since: int | None = Non
         entrant["last_match"] = iso_time(stamp)
         entrant["last_match_age_s"] = None if stamp is None else round(max(0.0, now - stamp), 1)
     data["entrants"] = rated + unrated
-    labels = bot_labels(db)
+    labels = {e["bot_id"]: e["bot"] for e in data["entrants"]}  # every seat of a ladder's match is an entrant
     data["latest"] = [match_json(m, labels) for m in db.matches(tournament_id=tid, status="done", limit=LATEST,
                                                                 newest_first=True, after_id=since)]
     data["next_since"] = _next_since(db, tid, since)
