@@ -15,8 +15,7 @@ that the second phase carries on, with the real ``arena serve`` on the same file
 the bots and their sandboxes, found through ``/proc``): the summed resident memory, each
 process's open file descriptors, the number of processes; the entries in ``TMPDIR``; the
 matches stored.  A thread meanwhile times GETs of the game's leaderboard page, its ratings
-API and the ladder's page (``/ladders/{id}`` when the web app has it, the ladder's
-tournament page otherwise) at a steady ``--rate``.
+API and the ladder's page ``/ladders/{id}`` at a steady ``--rate``.
 
 At the end of a phase: SIGTERM to the ladder process alone (its workers and bots must go
 with it), then the checks (docs/ladder.md, "Soak"), each printed PASS or FAIL, among them each
@@ -273,12 +272,8 @@ def run_phase(name: str, folder: Path, bots: list[Path], args: argparse.Namespac
                 raise SystemExit(f"phase {name}: no match stored ({why}):\n{err_path.read_text()[-3000:]}")
             time.sleep(0.5)
         tid = query(db, "SELECT id FROM tournaments WHERE name = 'soak'")[0][0]
-        with served(db, timeout=30) as (port, conn):
-            conn.request("GET", f"/ladders/{tid}")
-            response = conn.getresponse()
-            response.read()
-            ladder_page = f"/ladders/{tid}" if response.status == 200 else f"/tournaments/{tid}"
-            web = Web(port, [f"/games/{GAME}/{GAME}", f"/api/games/{GAME}/{GAME}/ratings", ladder_page], args.rate)
+        with served(db, timeout=30) as (port, _):
+            web = Web(port, [f"/games/{GAME}/{GAME}", f"/api/games/{GAME}/{GAME}/ratings", f"/ladders/{tid}"], args.rate)
             thread = threading.Thread(target=web.run, daemon=True)
             thread.start()
             began = time.monotonic()
