@@ -4,8 +4,8 @@
 
 Opens LEAGUE.db read-only (nothing is written), picks ``--per-kind`` played matches at random
 of each (game, seats) it holds, and for each kind prints what the schema-4 migration does to
-them: the CPU to re-encode a record as ``Database._reencode_records`` does (decode, replay,
-encode), the record's bytes before and after, and the CPU to read one back in either format.
+them: the CPU to re-encode a record with the migration's own step (``reencoded``: decode,
+replay, encode), the record's bytes before and after, and the CPU to read one back in either format.
 Multiplied by the league's counts (printed too), it gives the migration's CPU and the
 records' share of the file without migrating a large league (docs/scaling.md, "Schema 4 at
 a million matches").
@@ -14,13 +14,12 @@ a million matches").
 from __future__ import annotations
 
 import argparse
-import json
 import random
 import sqlite3
 import time
 from pathlib import Path
 
-from arena.league.storage import _ROW_RESULT, _row_result, decode_record, encode_record
+from arena.league.storage import _ROW_RESULT, _row_result, decode_record, reencoded
 
 
 def main() -> None:
@@ -41,15 +40,16 @@ def main() -> None:
     for game, seats, count in kinds:
         ids = [row[0] for row in conn.execute("SELECT id FROM matches WHERE game = ? AND num_players = ?"
                                               " AND status = 'done' AND record IS NOT NULL", (game, seats))]
-        rows = [conn.execute(f"SELECT record, {', '.join(_ROW_RESULT)} FROM matches WHERE id = ?", (i,)).fetchone()
-                for i in sorted(random.Random(1).sample(ids, min(args.per_kind, len(ids))))]
+        rows = [conn.execute(f"SELECT status, record, {', '.join(_ROW_RESULT)} FROM matches WHERE id = ?",
+                             (i,)).fetchone() for i in sorted(random.Random(1).sample(ids, min(args.per_kind, len(ids))))]
         start = time.process_time()
-        encoded = []
-        for row in rows:
-            record = decode_record(row["record"])
-            in_row = json.dumps(_row_result(row)) == json.dumps({name: getattr(record, name) for name in _ROW_RESULT})
-            encoded.append((encode_record(record, result_in_row=in_row), _row_result(row) if in_row else None))
+        fresh = [(row, again) for row in rows if (again := reencoded(row)) is not None]
         reencode = (time.process_time() - start) / len(rows)
+        if not fresh:
+            print(f"{game}, {seats} seats: the sampled records are in schema 4's format already (or do not decode)")
+            continue
+        rows = [row for row, _ in fresh]
+        encoded = [(blob, _row_result(row) if in_row else None) for row, (blob, in_row) in fresh]
         start = time.process_time()
         for row in rows:
             decode_record(row["record"])

@@ -468,18 +468,7 @@ class Database:
             if not rows:
                 return
             last = rows[-1]["id"]
-            updates = []
-            for row in rows:
-                stored = row["record"]
-                if isinstance(stored, bytes) and stored.startswith(_RECORD_MAGIC):
-                    continue
-                try:
-                    record = decode_record(stored)
-                except (ValueError, zlib.error):
-                    continue
-                in_row = row["status"] == "done" and json.dumps(_row_result(row)) == json.dumps(
-                    {name: getattr(record, name) for name in _ROW_RESULT})
-                updates.append((encode_record(record, result_in_row=in_row), int(in_row), row["id"]))
+            updates = [(new[0], int(new[1]), row["id"]) for row in rows if (new := reencoded(row)) is not None]
             self.conn.executemany("UPDATE matches SET record = ?, engine_ranking = CASE WHEN ? THEN NULL"
                                   " ELSE engine_ranking END, faults = CASE WHEN ?2 THEN NULL ELSE faults END"
                                   " WHERE id = ?", updates)
@@ -1032,6 +1021,23 @@ decoded with the dictionary it was compressed with, so a new dictionary needs a 
 class EngineMismatchError(ValueError):
     """A stored record's moves are no longer what the engine plays from its seed, so the
     action texts left to the engine cannot be given back (the engine changed since)."""
+
+
+def reencoded(row: sqlite3.Row) -> tuple[bytes, bool] | None:
+    """A row's older record in schema 4's format (the migration's step for one match), and
+    whether the row holds its result (a played match whose row agrees with its record: the
+    record then leaves the result out).  ``None`` for a record that is new already or does not
+    decode.  ``row`` has the columns ``status``, ``record`` and :data:`_ROW_RESULT`."""
+    stored = row["record"]
+    if isinstance(stored, bytes) and stored.startswith(_RECORD_MAGIC):
+        return None
+    try:
+        record = decode_record(stored)
+    except (ValueError, zlib.error):
+        return None
+    in_row = row["status"] == "done" and json.dumps(_row_result(row)) == json.dumps(
+        {name: getattr(record, name) for name in _ROW_RESULT})
+    return encode_record(record, result_in_row=in_row), in_row
 
 
 def encode_record(record: MatchRecord, *, result_in_row: bool = False) -> bytes:
