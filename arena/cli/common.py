@@ -303,6 +303,12 @@ def db_option(function: Callable[..., Any]) -> Callable[..., Any]:
         function)
 
 
+def uploads_folder(db_path: Path, data_dir: Path | None) -> Path:
+    """Where a server's uploads are stored: ``--data-dir``, else beside the database (DB's name
+    + ``.data``); ``serve --uploads`` and ``submissions work`` must agree on it."""
+    return data_dir or db_path.with_name(db_path.name + ".data")
+
+
 def open_db(path: Path, *, create: bool = False, readonly: bool = False) -> Database:
     """Open the database, noting it for error messages (see :class:`arena.cli.main._Guarded`).
 

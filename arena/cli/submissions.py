@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from arena.cli.common import db_option, open_db, sandbox_options
+from arena.cli.common import db_option, open_db, sandbox_options, uploads_folder
 from arena.submission.submissions import KEEP
 from referee.sandbox import SandboxConfig
 
@@ -35,7 +35,7 @@ def work(data_dir: Path | None, once: bool, keep: int, interval: float, sandbox:
     from arena.submission.pipeline import requeue_interrupted, work_once  # the referee: only when it runs
 
     with open_db(db_path, create=False) as db:
-        folder = data_dir or db_path.with_name(db_path.name + ".data")
+        folder = uploads_folder(db_path, data_dir)
         if interrupted := requeue_interrupted(db):
             click.echo(f"{interrupted} submission(s) left half done by a stopped worker: taken up again")
         try:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from arena.cli.common import db_option
+from arena.cli.common import db_option, uploads_folder
 from arena.league.storage import StorageError
 
 
@@ -70,7 +70,7 @@ def serve(host: str, port: int, db_path: Path, play: bool, play_db: Path | None,
     upload_config = None
     if uploads:
         limit = max_upload_mb * MIB
-        upload_config = UploadsConfig(data_dir=data_dir or db_path.with_name(db_path.name + ".data"),
+        upload_config = UploadsConfig(data_dir=uploads_folder(db_path, data_dir),
                                       limits=ArchiveLimits(max_archive_bytes=limit, max_unpacked_bytes=limit),
                                       max_uploads=max_uploads_per_hour)
     config = None
