@@ -9,7 +9,9 @@ checkout (an editable install points there) and in a wheel (they sit inside
 
 from __future__ import annotations
 
+import re
 import shutil
+from collections.abc import Sequence
 from importlib.resources import files
 from pathlib import Path
 
@@ -67,17 +69,22 @@ def random_bot_copies(folder: Path, count: int, *, first: int = 2) -> list[Path]
     """``count`` copies of the Python random bot in ``folder``, named ``random-2``, ``random-3``...
 
     For tables that seat more players than there are sample bots (Yoninkan seats four): each
-    copy is an entrant of its own.  The folders are readable by others, since the sandbox runs
-    bots as another user.
+    copy is an entrant of its own.
     """
-    source = random_bot_dir()
+    return renamed_copies(random_bot_dir(), folder, [f"random-{number}" for number in range(first, first + count)])
+
+
+def renamed_copies(source: Path, folder: Path, names: Sequence[str]) -> list[Path]:
+    """Copies of the bot folder ``source`` in ``folder``, one per name, each renamed in its
+    manifest (its first ``name = "..."`` line), so that each is an entrant of its own.  The
+    folders are readable by others, since the sandbox runs bots as another user."""
     copies = []
-    for number in range(first, first + count):
-        copy = folder / f"random-{number}"
+    for name in names:
+        copy = folder / name
         shutil.copytree(source, copy, ignore=shutil.ignore_patterns("__pycache__"), dirs_exist_ok=True)
         manifest = copy / "bot.toml"
-        manifest.write_text(manifest.read_text(encoding="utf-8").replace('name = "random"', f'name = "random-{number}"'),
-                            encoding="utf-8")
+        manifest.write_text(re.sub(r'^name = ".*"$', f'name = "{name}"', manifest.read_text(encoding="utf-8"),
+                                   count=1, flags=re.M), encoding="utf-8")
         for path in (folder, copy):
             path.chmod(0o755)
         copies.append(copy)

@@ -46,7 +46,7 @@ from web_latency import served
 
 from arena.league.ratings import plan_ratings
 from arena.league.storage import Database
-from arena.resources import random_bot_copies, sample_bots_dir
+from arena.resources import random_bot_copies, renamed_copies, sample_bots_dir
 
 ROOT = Path(__file__).resolve().parent.parent
 GAME = "yahtzee"
@@ -64,18 +64,9 @@ PAGE = os.sysconf("SC_PAGE_SIZE")
 # --- the ladder ----------------------------------------------------------------------------------
 def make_bots(folder: Path) -> list[Path]:
     """The 8 entrants: the heuristic twice and the random bot six times, each a copy under its own name."""
-    source = sample_bots_dir() / "python" / "yahtzee_heuristic"
-    bots = []
-    for name in ("yahtzee-heuristic", "yahtzee-heuristic-2"):
-        copy = folder / name
-        shutil.copytree(source, copy, ignore=shutil.ignore_patterns("__pycache__"))
-        manifest = copy / "bot.toml"
-        manifest.write_text(manifest.read_text(encoding="utf-8").replace(
-            'name = "yahtzee-heuristic"', f'name = "{name}"'), encoding="utf-8")
-        copy.chmod(0o755)
-        bots.append(copy)
-    folder.chmod(0o755)
-    return bots + random_bot_copies(folder, 6)
+    heuristic = renamed_copies(sample_bots_dir() / "python" / "yahtzee_heuristic", folder,
+                               ["yahtzee-heuristic", "yahtzee-heuristic-2"])
+    return heuristic + random_bot_copies(folder, 6)
 
 
 def write_config(folder: Path, bots: Sequence[Path], executor: str, workers: int) -> Path:
