@@ -120,8 +120,7 @@ def build_bot(source: Path, spec: BotSpec, outputs: Path, limits: BuildLimits = 
     sandbox_limits = limits.sandbox_limits()
     uid = None
     if sandbox is SandboxMode.BWRAP:
-        env = sandbox_environment("") | {BUILD_VARIABLE: str(outputs)}
-        del env["ARENA_BOT_ADDRESS"]
+        env = sandbox_environment(None) | {BUILD_VARIABLE: str(outputs)}
         read_only = python_runtime() if "{python}" in spec.build_command else []
         prefix = executable_prefix(command[0], env)
         if prefix is not None:
