@@ -147,7 +147,7 @@ def _build(spec: BotSpec, sandbox: SandboxConfig, log_path: Path) -> None:
         return
     folder = build_folder(spec)
     try:
-        ensure_built(spec, sandbox)
+        ensure_built(spec, sandbox, folder=folder)
     except BuildError as error:
         raise StepFailed(str(error).replace(str(folder.parent), "<builds>")) from None
     finally:
