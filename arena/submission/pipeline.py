@@ -41,9 +41,10 @@ from arena.executors.keeper import BotKeeper
 from arena.league.storage import BotConflictError, Database, TournamentRow
 from arena.resources import random_bot_copies, random_bot_dir
 from arena.runs import ladder_store
+from arena.submission.archive import ArchiveError, read_manifest
 from arena.submission.build import BuildError, build_folder, ensure_built
 from arena.submission.submissions import KEEP, bot_folder
-from referee.bots import MANIFEST_NAME, BotSpec, BotSpecError
+from referee.bots import MANIFEST_NAME, BotSpec
 from referee.games import game_class
 from referee.match import MatchConfig, TimeControl
 from referee.sandbox import SandboxConfig
@@ -114,8 +115,8 @@ def process(db: Database, data_dir: Path, claimed: tuple[int, str, str, str, str
     step = "build"
     try:
         try:
-            spec = BotSpec.from_manifest(bot_folder(data_dir, author, name, digest) / MANIFEST_NAME)
-        except BotSpecError as error:
+            spec = read_manifest(bot_folder(data_dir, author, name, digest))
+        except ArchiveError as error:
             raise StepFailed(str(error)) from None
         _set(db, sid, "building", "building", relative)
         _build(spec, sandbox, log_path)
