@@ -29,8 +29,6 @@ log, the check's report and each validation match's outcome, for its author's ey
 
 from __future__ import annotations
 
-import shutil
-import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -39,7 +37,7 @@ from arena.authoring.check_bot import CheckReport, check_bot
 from arena.executors import MatchJob, play_job
 from arena.executors.keeper import BotKeeper
 from arena.league.storage import BotConflictError, Database, TournamentRow
-from arena.resources import random_bot_copies, random_bot_dir
+from arena.resources import random_bot_dir
 from arena.runs import ladder_store
 from arena.submission.archive import ArchiveError, read_manifest
 from arena.submission.build import BuildError, build_folder, ensure_built
@@ -190,14 +188,13 @@ def _validate(spec: BotSpec, ladder: TournamentRow | None, sandbox: SandboxConfi
     if ladder is None:
         return
     seats = ladder.table_size or game_class(ladder.game).default_players
-    scratch = Path(tempfile.mkdtemp(prefix="arena-validate-"))
+    # One spec in every other seat: the keeper starts a process per seat, and a validation
+    # match is never stored, so its opponents need no names of their own.
+    randoms = [BotSpec.from_manifest(random_bot_dir() / MANIFEST_NAME)] * (seats - 1)
     keeper = BotKeeper(keep_alive=False)
     try:
-        scratch.chmod(0o755)
-        randoms = [BotSpec.from_manifest(random_bot_dir() / MANIFEST_NAME)]
-        randoms += [BotSpec.from_manifest(path / MANIFEST_NAME) for path in random_bot_copies(scratch, seats - 2)]
         for seat in range(seats):
-            bots = list(randoms[:seats - 1])
+            bots = list(randoms)
             bots.insert(seat, spec)
             config = MatchConfig(game=ladder.game, variant=ladder.variant, settings=ladder.settings,
                                  seed=ladder.seed + seat, match_id=f"validation-{seat}", time_control=tc,
@@ -217,7 +214,6 @@ def _validate(spec: BotSpec, ladder: TournamentRow | None, sandbox: SandboxConfi
                 raise StepFailed(f"validation match in seat {seat}: {problem}")
     finally:
         keeper.close()
-        shutil.rmtree(scratch, ignore_errors=True)
 
 
 def _enter(db: Database, sid: int, spec: BotSpec, ladder: TournamentRow, author: str, keep: int) -> str:
