@@ -39,6 +39,7 @@ from arena.executors.keeper import BotKeeper
 from arena.league.storage import BotConflictError, Database, TournamentRow
 from arena.resources import random_bot_dir
 from arena.runs import ladder_store
+from arena.runs.ladder import enter_specs
 from arena.submission.archive import ArchiveError, read_manifest
 from arena.submission.build import BuildError, build_folder, ensure_built
 from arena.submission.submissions import KEEP, bot_folder
@@ -218,13 +219,10 @@ def _validate(spec: BotSpec, ladder: TournamentRow | None, sandbox: SandboxConfi
 
 def _enter(db: Database, sid: int, spec: BotSpec, ladder: TournamentRow, author: str, keep: int) -> str:
     """Register the bot, add it to the ladder and retire the author's versions beyond ``keep``."""
-    from arena.runs.tournament import register  # it imports arena.cli, which imports this module
-
     try:
-        row = register(db, spec)
+        [(label, change)] = enter_specs(db, ladder, [spec])
     except BotConflictError as error:
         raise StepFailed(f"{error}; give the new files a new version in bot.toml") from None
-    change = ladder_store.add_entrant(db, ladder.id, row.id, None)
     with db.transaction():
         db.conn.execute("UPDATE submissions SET state = 'active', changed_at = ? WHERE id = ?", (time.time(), sid))
     older = db.conn.execute(
@@ -238,7 +236,7 @@ def _enter(db: Database, sid: int, spec: BotSpec, ladder: TournamentRow, author:
             ladder_store.set_state(db, ladder.id, found[0], "removed", f"retired: replaced by submission {sid}")
         _set(db, old_id, "retired", f"retired: replaced by submission {sid} (at most {keep} active versions)")
         retired.append(f"{old_name} {old_version}")
-    return (f"active on ladder {ladder.name} as {row.label} ({change})"
+    return (f"active on ladder {ladder.name} as {label} ({change})"
             + (f"; retired {', '.join(retired)}" if retired else ""))
 
 
