@@ -72,7 +72,11 @@ def _set(db: Database, sid: int, state: str, message: str = "", log_path: str | 
 
 
 def _claim(db: Database) -> tuple[int, str, str, str, str] | None:
-    """The oldest ``received`` submission, moved to ``building``: ``(id, author, name, hash, ladder)``."""
+    """The oldest ``received`` submission, moved to ``building``: ``(id, author, name, hash, ladder)``.
+
+    A plain read first: an idle worker polls, and ``BEGIN IMMEDIATE`` takes the write lock."""
+    if db.conn.execute("SELECT 1 FROM submissions WHERE state = 'received' LIMIT 1").fetchone() is None:
+        return None
     with db.transaction() as conn:
         row = conn.execute("SELECT s.id, u.name, s.bot_name, s.content_hash, s.ladder FROM submissions s JOIN users u"
                            " ON u.id = s.author_id WHERE s.state = 'received' ORDER BY s.id LIMIT 1").fetchone()
