@@ -297,9 +297,11 @@ def limits_command(command: list[str], limits: Limits) -> list[str]:
     return [PRLIMIT, *limits.prlimit_options(processes=False), "--", *command]
 
 
-def sandbox_environment(address: str) -> dict[str, str]:
-    """The whole environment of a sandboxed bot: the organiser's may hold secrets."""
+def sandbox_environment(address: str | None) -> dict[str, str]:
+    """The whole environment of a sandboxed bot (the organiser's may hold secrets); ``None``
+    leaves ``ARENA_BOT_ADDRESS`` out, for a build step that serves nothing."""
     env = {"PATH": os.environ.get("PATH", "/usr/local/bin:/usr/bin:/bin"), "HOME": "/tmp", "TMPDIR": "/tmp",
-           "LANG": os.environ.get("LANG", "C.UTF-8"), "ARENA_BOT_ADDRESS": address, "PYTHONUNBUFFERED": "1",
-           "PYTHONDONTWRITEBYTECODE": "1"}
+           "LANG": os.environ.get("LANG", "C.UTF-8"), "PYTHONUNBUFFERED": "1", "PYTHONDONTWRITEBYTECODE": "1"}
+    if address is not None:
+        env["ARENA_BOT_ADDRESS"] = address
     return env

@@ -10,9 +10,7 @@ reached, or Ctrl-C); an ``Error:`` line, a usage error included, exits 3.
 from __future__ import annotations
 
 import os
-import signal
 import sys
-import threading
 from typing import Any
 
 import click
@@ -85,6 +83,7 @@ def sprt(game_name: str, variant: str | None, settings: tuple[str, ...], bots: t
     from arena.cli.progress import RichProgress
     from arena.executors import MatchJob
     from arena.executors.local import LocalExecutor
+    from arena.runs.loop import counting_signals
     from arena.runs.preflight import preflight
     from arena.submission.pairs import PairingError, PairResult, pair_layout, play_pairs
     from referee.bots import BotSpecError, resolve_bot
@@ -134,29 +133,19 @@ def sprt(game_name: str, variant: str | None, settings: tuple[str, ...], bots: t
         else:
             click.echo(line)
 
-    presses = [0]
-
-    def _on_signal(signum: int, frame: Any) -> None:
-        presses[0] += 1
-
-    handlers = {}
-    if threading.current_thread() is threading.main_thread():
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            handlers[sig] = signal.signal(sig, _on_signal)
-    executor = LocalExecutor(min(workers, 2 * max_pairs), keep_alive=keep_alive)
-    if bar is not None:
-        bar.start(max_pairs, 0)
-    try:
-        ending = play_pairs(test, layout, make_job, max_pairs=max_pairs, executor=executor, on_pair=on_pair,
-                            stopping=lambda: presses[0] > 0, seed=seed)
-    except PairingError as error:
-        raise SprtError(str(error)) from None
-    finally:
+    with counting_signals() as presses:  # from before the workers start, as in run_loop
+        executor = LocalExecutor(min(workers, 2 * max_pairs), keep_alive=keep_alive)
         if bar is not None:
-            bar.stop()
-        executor.close(abandon=True)
-        for sig, handler in handlers.items():
-            signal.signal(sig, handler)
+            bar.start(max_pairs, 0)
+        try:
+            ending = play_pairs(test, layout, make_job, max_pairs=max_pairs, executor=executor, on_pair=on_pair,
+                                stopping=lambda: presses[0] > 0, seed=seed)
+        except PairingError as error:
+            raise SprtError(str(error)) from None
+        finally:
+            if bar is not None:
+                bar.stop()
+            executor.close(abandon=True)
     verdict = test.verdict
     lower, upper = test.bounds
     if verdict is Verdict.STRONGER:

@@ -6,15 +6,12 @@ of closing the connection in the middle of it."""
 
 from __future__ import annotations
 
-import http.client
 import json
-import select
 import urllib.parse
 from pathlib import Path
 
 import click
 
-from arena.submission.archive import ArchiveError, pack
 from referee.untrusted import clean
 
 
@@ -30,6 +27,9 @@ def _post(url: str, data: bytes, token: str, timeout: float) -> tuple[int, bytes
     :raises OSError: if the server cannot be reached.
     :raises http.client.HTTPException, ValueError: for an answer that is not HTTP.
     """
+    import http.client  # here and in submit: the rest of the command line starts without them
+    import select
+
     parts = urllib.parse.urlsplit(url)
     kind = http.client.HTTPSConnection if parts.scheme == "https" else http.client.HTTPConnection
     conn = kind(parts.netloc, timeout=timeout)
@@ -77,6 +77,10 @@ def submit(folder: Path, server: str, token: str, ladder: str, timeout: float) -
     Prints the submission's id, content hash and state. The server stores it by content
     hash: the same files again are the same version.
     """
+    import http.client
+
+    from arena.submission.archive import ArchiveError, pack
+
     parsed = urllib.parse.urlsplit(server)
     if parsed.scheme not in ("http", "https") or not parsed.netloc:
         raise click.BadParameter("give the server as http://HOST[:PORT] or https://HOST[:PORT]", param_hint="--server")

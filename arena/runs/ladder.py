@@ -250,10 +250,14 @@ def enter_bots(db: Database, ladder: TournamentRow, texts: Sequence[str]) -> lis
     :raises TournamentError: for an argument that names no bot, or one that does not play the game.
     :raises StorageError: for a bot registered before with other files.
     """
-    return _enter(db, ladder, expand_bots(texts, ladder.game)[0])
+    return enter_specs(db, ladder, expand_bots(texts, ladder.game)[0])
 
 
-def _enter(db: Database, ladder: TournamentRow, specs: Sequence[BotSpec]) -> list[tuple[str, str]]:
+def enter_specs(db: Database, ladder: TournamentRow, specs: Sequence[BotSpec]) -> list[tuple[str, str]]:
+    """Register each bot and add it to ``ladder``: ``(label, change)`` for each.
+
+    :raises BotConflictError: if a bot's files differ from those registered for its name and version.
+    """
     done = []
     for spec in specs:
         row = register(db, spec)
@@ -289,7 +293,7 @@ def open_ladder(db: Database, spec: LadderSpec, config: ServiceConfig) -> tuple[
                                                  settings=spec.settings).settings),
                                format=kind, table_size=spec.seats[1], rounds=0, duplicate=True, seed=spec.seed,
                                time_control=tc, options={**options, "addresses": {}}, bot_ids=[], matches=[])
-    _enter(db, db.tournament(tid), bots)
+    enter_specs(db, db.tournament(tid), bots)
     return db.tournament(tid), True
 
 

@@ -18,7 +18,8 @@ import signal
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -116,6 +117,27 @@ class QueueSource:
         pass
 
 
+@contextmanager
+def counting_signals() -> Iterator[list[int]]:
+    """Count Ctrl-C and SIGTERM in the yielded ``[count]`` instead of dying of them, so a run
+    can stop between matches; the previous handlers come back on leaving.  Only the main
+    thread may set handlers: elsewhere nothing is counted."""
+    count = [0]
+
+    def _on_signal(signum: int, frame: Any) -> None:
+        count[0] += 1
+
+    handlers = {}
+    if threading.current_thread() is threading.main_thread():
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            handlers[sig] = signal.signal(sig, _on_signal)
+    try:
+        yield count
+    finally:
+        for sig, handler in handlers.items():
+            signal.signal(sig, handler)
+
+
 def run_loop(db: Database, source: JobSource, summary: RunSummary, make_executor: Callable[[], Executor], *,
              progress: Progress | None = None, grace: float | None = None,
              on_stopping: Callable[[int], None] | None = None) -> None:
@@ -126,58 +148,48 @@ def run_loop(db: Database, source: JobSource, summary: RunSummary, make_executor
     many matches are still running when the first signal arrives.
     """
     progress = progress or NoProgress()
-    signals = [0]
+    with counting_signals() as signals:
+        executor: Executor | None = None
+        abandon = False
+        stopped_at: float | None = None
+        progress.start(summary.total, summary.done_before)
+        def begin_stop(running: int) -> float:
+            summary.interrupted = True
+            source.stop()
+            if on_stopping is not None:
+                on_stopping(running)
+            return time.monotonic()
 
-    def _on_signal(signum: int, frame: Any) -> None:
-        signals[0] += 1
-
-    handlers = {}
-    if threading.current_thread() is threading.main_thread():
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            handlers[sig] = signal.signal(sig, _on_signal)
-    executor: Executor | None = None
-    abandon = False
-    stopped_at: float | None = None
-    progress.start(summary.total, summary.done_before)
-    def begin_stop(running: int) -> float:
-        summary.interrupted = True
-        source.stop()
-        if on_stopping is not None:
-            on_stopping(running)
-        return time.monotonic()
-
-    try:
-        executor = make_executor()
-        while not source.exhausted() or executor.running():
-            if signals[0] and stopped_at is None:
-                stopped_at = begin_stop(executor.running())
-            if stopped_at is not None and (signals[0] >= 2 or (grace is not None
-                                                               and time.monotonic() - stopped_at > grace)):
-                abandon = True
-                summary.abandoned = executor.running()
-                progress.note(f"abandoning the {summary.abandoned} running match(es) (not stored)")
-                break
-            if stopped_at is None:
-                free = executor.slots - executor.running()
-                for job in source.take(free) if free > 0 else []:
-                    executor.submit(job)
-            results = executor.poll(POLL_S)
-            if signals[0] and stopped_at is None:
-                # A signal during the poll: the source learns of the stop before it hears of these
-                # results (a SIGTERM to the process group kills the workers too; their matches are
-                # casualties of the stop, not failures).
-                stopped_at = begin_stop(executor.running() + len(results))
-            stored = store_batch(db, results, summary)  # one transaction; reported after its commit
-            for result in results:
-                progress.advance(result.error is None, len(result.record.faults) if result.record else 0)
-            source.after_poll(results, stored)
-    finally:
-        progress.stop()
-        if executor is not None:
-            executor.close(abandon=abandon)
-        for sig, handler in handlers.items():
-            signal.signal(sig, handler)
-        summary.interrupted = summary.interrupted or signals[0] > 0
+        try:
+            executor = make_executor()
+            while not source.exhausted() or executor.running():
+                if signals[0] and stopped_at is None:
+                    stopped_at = begin_stop(executor.running())
+                if stopped_at is not None and (signals[0] >= 2 or (grace is not None
+                                                                   and time.monotonic() - stopped_at > grace)):
+                    abandon = True
+                    summary.abandoned = executor.running()
+                    progress.note(f"abandoning the {summary.abandoned} running match(es) (not stored)")
+                    break
+                if stopped_at is None:
+                    free = executor.slots - executor.running()
+                    for job in source.take(free) if free > 0 else []:
+                        executor.submit(job)
+                results = executor.poll(POLL_S)
+                if signals[0] and stopped_at is None:
+                    # A signal during the poll: the source learns of the stop before it hears of these
+                    # results (a SIGTERM to the process group kills the workers too; their matches are
+                    # casualties of the stop, not failures).
+                    stopped_at = begin_stop(executor.running() + len(results))
+                stored = store_batch(db, results, summary)  # one transaction; reported after its commit
+                for result in results:
+                    progress.advance(result.error is None, len(result.record.faults) if result.record else 0)
+                source.after_poll(results, stored)
+        finally:
+            progress.stop()
+            if executor is not None:
+                executor.close(abandon=abandon)
+            summary.interrupted = summary.interrupted or signals[0] > 0
 
 
 def store_batch(db: Database, results: Sequence[JobResult], summary: RunSummary) -> list[int]:

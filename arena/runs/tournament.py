@@ -33,7 +33,6 @@ from pathlib import Path
 from typing import Any
 
 from arena.cli.progress import NoProgress, Progress, RichProgress
-from arena.cli.progress import NoProgress, Progress, RichProgress
 from arena.executors import Executor, JobResult, MatchJob, play_job
 from arena.executors.keeper import BotKeeper
 from arena.executors.local import LocalExecutor

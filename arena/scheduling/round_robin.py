@@ -100,6 +100,7 @@ MAX_TABLES_DEFAULT = 2000
 """Above this many ``k``-subsets per round, a pair-balanced sample replaces the full set."""
 
 SEED_LIMIT = 2**31
+"""Match and deal seeds are drawn below this (the duplicate pairs of `arena sprt` too)."""
 
 MAX_MATCHES = 1_000_000
 """The most matches one tournament may schedule.  Each is a database row written before play

@@ -120,8 +120,7 @@ def build_bot(source: Path, spec: BotSpec, outputs: Path, limits: BuildLimits = 
     sandbox_limits = limits.sandbox_limits()
     uid = None
     if sandbox is SandboxMode.BWRAP:
-        env = sandbox_environment("") | {BUILD_VARIABLE: str(outputs)}
-        del env["ARENA_BOT_ADDRESS"]
+        env = sandbox_environment(None) | {BUILD_VARIABLE: str(outputs)}
         read_only = python_runtime() if "{python}" in spec.build_command else []
         prefix = executable_prefix(command[0], env)
         if prefix is not None:
@@ -249,16 +248,17 @@ def build_folder(spec: BotSpec, root: Path | None = None) -> Path:
 
 
 def ensure_built(spec: BotSpec, sandbox: SandboxConfig = SandboxConfig(), limits: BuildLimits = BuildLimits(),
-                 root: Path | None = None) -> Path:
+                 root: Path | None = None, folder: Path | None = None) -> Path:
     """The outputs folder of ``spec``'s build, built first (with a line on stderr) unless the
-    store has it for this content hash.
+    store has it for this content hash.  ``folder`` is its :func:`build_folder`, for a caller
+    that has it already (hashing reads every file of the bot); ``root`` is then unused.
 
     :raises BuildError: if the build fails; the message ends with the log's telling line and
         the log's path.
     :raises SandboxError: for ``--sandbox bwrap`` where bwrap does not work.
     """
     assert spec.directory is not None
-    folder = build_folder(spec, root)
+    folder = folder or build_folder(spec, root)
     if folder.is_dir():
         return folder
     with _failed_lock:

@@ -21,13 +21,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from arena.scheduling.round_robin import SEED_LIMIT
 from arena.submission.sprt import SPRT, match_points
 from referee.games import game_class
 
 B = TypeVar("B")
-
-SEED_LIMIT = 2**31
-"""Deal seeds are drawn below this (as :mod:`arena.scheduling.round_robin` draws them)."""
 
 FAILED_IN_A_ROW = 5
 """Pairs in a row whose matches did not finish before the run gives up (a broken set-up)."""

@@ -29,8 +29,6 @@ log, the check's report and each validation match's outcome, for its author's ey
 
 from __future__ import annotations
 
-import shutil
-import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -39,11 +37,13 @@ from arena.authoring.check_bot import CheckReport, check_bot
 from arena.executors import MatchJob, play_job
 from arena.executors.keeper import BotKeeper
 from arena.league.storage import BotConflictError, Database, TournamentRow
-from arena.resources import random_bot_copies, random_bot_dir
+from arena.resources import random_bot_dir
 from arena.runs import ladder_store
+from arena.runs.ladder import enter_specs
+from arena.submission.archive import ArchiveError, read_manifest
 from arena.submission.build import BuildError, build_folder, ensure_built
 from arena.submission.submissions import KEEP, bot_folder
-from referee.bots import MANIFEST_NAME, BotSpec, BotSpecError
+from referee.bots import MANIFEST_NAME, BotSpec
 from referee.games import game_class
 from referee.match import MatchConfig, TimeControl
 from referee.sandbox import SandboxConfig
@@ -72,7 +72,11 @@ def _set(db: Database, sid: int, state: str, message: str = "", log_path: str | 
 
 
 def _claim(db: Database) -> tuple[int, str, str, str, str] | None:
-    """The oldest ``received`` submission, moved to ``building``: ``(id, author, name, hash, ladder)``."""
+    """The oldest ``received`` submission, moved to ``building``: ``(id, author, name, hash, ladder)``.
+
+    A plain read first: an idle worker polls, and ``BEGIN IMMEDIATE`` takes the write lock."""
+    if db.conn.execute("SELECT 1 FROM submissions WHERE state = 'received' LIMIT 1").fetchone() is None:
+        return None
     with db.transaction() as conn:
         row = conn.execute("SELECT s.id, u.name, s.bot_name, s.content_hash, s.ladder FROM submissions s JOIN users u"
                            " ON u.id = s.author_id WHERE s.state = 'received' ORDER BY s.id LIMIT 1").fetchone()
@@ -114,8 +118,8 @@ def process(db: Database, data_dir: Path, claimed: tuple[int, str, str, str, str
     step = "build"
     try:
         try:
-            spec = BotSpec.from_manifest(bot_folder(data_dir, author, name, digest) / MANIFEST_NAME)
-        except BotSpecError as error:
+            spec = read_manifest(bot_folder(data_dir, author, name, digest))
+        except ArchiveError as error:
             raise StepFailed(str(error)) from None
         _set(db, sid, "building", "building", relative)
         _build(spec, sandbox, log_path)
@@ -147,7 +151,7 @@ def _build(spec: BotSpec, sandbox: SandboxConfig, log_path: Path) -> None:
         return
     folder = build_folder(spec)
     try:
-        ensure_built(spec, sandbox)
+        ensure_built(spec, sandbox, folder=folder)
     except BuildError as error:
         raise StepFailed(str(error).replace(str(folder.parent), "<builds>")) from None
     finally:
@@ -189,14 +193,13 @@ def _validate(spec: BotSpec, ladder: TournamentRow | None, sandbox: SandboxConfi
     if ladder is None:
         return
     seats = ladder.table_size or game_class(ladder.game).default_players
-    scratch = Path(tempfile.mkdtemp(prefix="arena-validate-"))
+    # One spec in every other seat: the keeper starts a process per seat, and a validation
+    # match is never stored, so its opponents need no names of their own.
+    randoms = [BotSpec.from_manifest(random_bot_dir() / MANIFEST_NAME)] * (seats - 1)
     keeper = BotKeeper(keep_alive=False)
     try:
-        scratch.chmod(0o755)
-        randoms = [BotSpec.from_manifest(random_bot_dir() / MANIFEST_NAME)]
-        randoms += [BotSpec.from_manifest(path / MANIFEST_NAME) for path in random_bot_copies(scratch, seats - 2)]
         for seat in range(seats):
-            bots = list(randoms[:seats - 1])
+            bots = list(randoms)
             bots.insert(seat, spec)
             config = MatchConfig(game=ladder.game, variant=ladder.variant, settings=ladder.settings,
                                  seed=ladder.seed + seat, match_id=f"validation-{seat}", time_control=tc,
@@ -216,18 +219,14 @@ def _validate(spec: BotSpec, ladder: TournamentRow | None, sandbox: SandboxConfi
                 raise StepFailed(f"validation match in seat {seat}: {problem}")
     finally:
         keeper.close()
-        shutil.rmtree(scratch, ignore_errors=True)
 
 
 def _enter(db: Database, sid: int, spec: BotSpec, ladder: TournamentRow, author: str, keep: int) -> str:
     """Register the bot, add it to the ladder and retire the author's versions beyond ``keep``."""
-    from arena.runs.tournament import register  # it imports arena.cli, which imports this module
-
     try:
-        row = register(db, spec)
+        [(label, change)] = enter_specs(db, ladder, [spec])
     except BotConflictError as error:
         raise StepFailed(f"{error}; give the new files a new version in bot.toml") from None
-    change = ladder_store.add_entrant(db, ladder.id, row.id, None)
     with db.transaction():
         db.conn.execute("UPDATE submissions SET state = 'active', changed_at = ? WHERE id = ?", (time.time(), sid))
     older = db.conn.execute(
@@ -241,7 +240,7 @@ def _enter(db: Database, sid: int, spec: BotSpec, ladder: TournamentRow, author:
             ladder_store.set_state(db, ladder.id, found[0], "removed", f"retired: replaced by submission {sid}")
         _set(db, old_id, "retired", f"retired: replaced by submission {sid} (at most {keep} active versions)")
         retired.append(f"{old_name} {old_version}")
-    return (f"active on ladder {ladder.name} as {row.label} ({change})"
+    return (f"active on ladder {ladder.name} as {label} ({change})"
             + (f"; retired {', '.join(retired)}" if retired else ""))
 
 

@@ -31,10 +31,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from arena.submission import accounts
-from arena.submission.archive import ArchiveError, ArchiveLimits, ServerPolicy, unpack
 
-if TYPE_CHECKING:  # arena.league.storage imports this module for SCHEMA
+if TYPE_CHECKING:  # arena.league.storage imports this module for SCHEMA: the archive code (tarfile,
+    # zipfile, lzma...) is imported by the functions that use it, not by every league start-up
     from arena.league.storage import Database
+    from arena.submission.archive import ArchiveLimits, ServerPolicy
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS bot_names (
@@ -131,6 +132,7 @@ def policy(db: Database, ladder: str) -> ServerPolicy:
     :raises SubmissionError: if there is no ladder of that name.
     """
     from arena.runs.ladder_store import ladders
+    from arena.submission.archive import ServerPolicy
     from referee.games import game_names
 
     if not ladder:
@@ -168,19 +170,22 @@ def bot_folder(data_dir: Path, author: str, name: str, content_hash: str) -> Pat
 
 
 def receive(db: Database, data_dir: Path, author: accounts.User, data: bytes, *, ladder: str = "",
-            limits: ArchiveLimits = ArchiveLimits()) -> tuple[Submission, bool]:
+            limits: ArchiveLimits | None = None) -> tuple[Submission, bool]:
     """Check, unpack and store an upload: ``(submission, new)``; ``new`` is false when the
     author had submitted this bot with the same content already (that submission is returned).
+    ``limits``: the archive's, by default ``ArchiveLimits()``.
 
-    :raises ArchiveError: for an archive, manifest, language or game refused; nothing is left on disk.
+    :raises arena.submission.archive.ArchiveError: for an archive, manifest, language or game refused; nothing is left on disk.
     :raises SubmissionError: for an unknown ladder, a bot name unfit for a folder, or one owned
         by another author; nothing is left on disk.
     """
+    from arena.submission.archive import ArchiveLimits, unpack
+
     server = policy(db, ladder)
     incoming = Path(data_dir) / "incoming"
     incoming.mkdir(parents=True, exist_ok=True)
     staged = incoming / secrets.token_hex(8)
-    bot = unpack(data, staged, limits, policy=server)
+    bot = unpack(data, staged, ArchiveLimits() if limits is None else limits, policy=server)
     try:
         name = bot.spec.name
         if not accounts.NAME_PATTERN.fullmatch(name):
@@ -222,5 +227,5 @@ def read_log(data_dir: Path, log_path: str) -> str:
     return path.read_text(encoding="utf-8", errors="replace") if log_path and path.is_file() else ""
 
 
-__all__ = ["ArchiveError", "LANGUAGES", "NameOwnedError", "SCHEMA", "Submission", "SubmissionError", "bot_folder",
+__all__ = ["LANGUAGES", "NameOwnedError", "SCHEMA", "Submission", "SubmissionError", "bot_folder",
            "policy", "read_log", "receive", "submission", "submissions"]

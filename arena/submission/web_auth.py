@@ -10,7 +10,8 @@
   the CSRF token is the defence that does not rely on the browser) and ``Secure`` when the
   request came over https.
 * **CSRF**: every form that changes something carries :func:`csrf_token` in a ``csrf``
-  field, checked in constant time by :func:`read_form` (a 403 otherwise).  A signed-in
+  field, checked in constant time by :func:`check_csrf` (a 403 otherwise; :func:`read_form`
+  calls it, and the upload form's handler for its multipart body).  A signed-in
   person's token belongs to their session; before signing in (the sign-in and
   registration forms) it is a random value in a ``SameSite=Strict`` cookie that the form
   must repeat, which another site can neither read nor send.
@@ -146,10 +147,11 @@ def _client(request: Request) -> str:
     return request.client.host if request.client else "unknown"
 
 
-def _too_many(seconds: float, what: str) -> HTTPException:
+def too_many(seconds: float, what: str) -> HTTPException:
+    """The 429 for a limit hit (``what``: whose attempts, "uploads from your account"), with
+    the whole seconds to wait in its text and its ``Retry-After``."""
     wait = max(1, int(seconds + 0.999))
-    return HTTPException(429, f"too many {what} from your address; try again in {wait} s",
-                         headers={"Retry-After": str(wait)})
+    return HTTPException(429, f"too many {what}; try again in {wait} s", headers={"Retry-After": str(wait)})
 
 
 # --- API: bearer tokens ------------------------------------------------------------------------
@@ -225,11 +227,19 @@ async def read_form(request: Request) -> dict[str, str]:
         raise HTTPException(400, "the form is too large")
     fields = dict(urllib.parse.parse_qsl(body.decode("utf-8", "replace"), keep_blank_values=True))
     expected = await run_in_threadpool(csrf_token, request)
-    sent = fields.get(CSRF_FIELD, "")
-    if "new_csrf" in request.scope["state"] or not sent or \
-            not hmac.compare_digest(sent.encode(), expected.encode()):
-        raise HTTPException(403, "missing or wrong CSRF token: reload the page and send the form again")
+    # A token made for this very request (no cookie yet): no form can carry it.
+    check_csrf(fields.get(CSRF_FIELD, "").encode(), None if "new_csrf" in request.scope["state"] else expected)
     return fields
+
+
+def check_csrf(sent: bytes, expected: str | None) -> None:
+    """Refuse a form whose CSRF field is not ``expected`` (``None``: the client has no token
+    yet, so nothing it sends matches), compared in constant time.
+
+    :raises HTTPException: 403.
+    """
+    if expected is None or not sent or not hmac.compare_digest(sent, expected.encode()):
+        raise HTTPException(403, "missing or wrong CSRF token: reload the page and send the form again")
 
 
 def _page(request: Request, template: str, context: dict[str, Any], status: int = 200,
@@ -253,7 +263,7 @@ async def sign_in(request: Request) -> Response:
     fields = await read_form(request)
     wait = door.sign_in_failures.take(client)  # counted as a failure unless it succeeds
     if wait > 0:
-        raise _too_many(wait, "failed sign-ins")
+        raise too_many(wait, "failed sign-ins from your address")
     name, token = fields.get("name", "").strip(), fields.get("token", "").strip()
     previous = request.cookies.get(SESSION_COOKIE, "")
 
@@ -312,7 +322,7 @@ async def register(request: Request) -> Response:
     fields = await read_form(request)
     wait = door.registrations.take(client)
     if wait > 0:
-        raise _too_many(wait, "registrations")
+        raise too_many(wait, "registrations from your address")
     name = fields.get("name", "").strip()
 
     def add() -> tuple[accounts.User, str]:

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import email.parser
 import email.policy
-import hmac
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -34,7 +33,8 @@ from arena.submission import accounts
 from arena.submission.archive import MIB, ArchiveError, ArchiveLimits
 from arena.submission.submissions import (NameOwnedError, Submission, SubmissionError, read_log, receive,
                                           submission, submissions)
-from arena.submission.web_auth import CSRF_FIELD, AccountsDoor, RateLimiter, _page, bearer_user, signed_in
+from arena.submission.web_auth import (CSRF_FIELD, AccountsDoor, RateLimiter, _page, bearer_user, check_csrf,
+                                       signed_in, too_many)
 
 FORM_ALLOWANCE = 64 * 1024
 """Bytes a multipart form may add to the archive (its boundaries, headers and fields)."""
@@ -88,10 +88,8 @@ def _count_upload(uploads: Uploads, user: accounts.User) -> None:
     """Count an upload attempt of ``user``, or refuse it (429) past the limit."""
     wait = uploads.limiter.take(str(user.id))
     if wait > 0:
-        seconds = max(1, int(wait + 0.999))
-        raise HTTPException(429, f"too many uploads from your account (limit {uploads.config.max_uploads} per "
-                                 f"{uploads.config.window_seconds / 3600:g} h); try again in {seconds} s",
-                            headers={"Retry-After": str(seconds)})
+        raise too_many(wait, f"uploads from your account (limit {uploads.config.max_uploads} per "
+                             f"{uploads.config.window_seconds / 3600:g} h)")
 
 
 def _store(uploads: Uploads, door: AccountsDoor, user: accounts.User, data: bytes,
@@ -199,9 +197,7 @@ async def submit(request: Request) -> Response:
         raise HTTPException(403, "sign in to upload a bot")
     body = await _read_body(request, uploads.config.limits.max_archive_bytes + FORM_ALLOWANCE)
     fields = await run_in_threadpool(_multipart, body, request.headers.get("content-type", ""))
-    sent = fields.get(CSRF_FIELD, b"")
-    if not sent or not hmac.compare_digest(sent, session.csrf.encode()):
-        raise HTTPException(403, "missing or wrong CSRF token: reload the page and send the form again")
+    check_csrf(fields.get(CSRF_FIELD, b""), session.csrf)
     _count_upload(uploads, session.user)
     data = fields.get("archive", b"")
     if not data:

@@ -215,3 +215,23 @@ def test_a_worker_takes_up_what_a_stopped_worker_left_half_done(league: tuple[Da
     entered = f"submission {sub.id}: active: active on ladder dice as anns-bot@1.0 (added)"
     requeued = "1 submission(s) left half done by a stopped worker: taken up again"
     assert done.stdout.splitlines()[:2] == [requeued, entered]
+
+
+def test_validation_at_a_table_of_three_seats_the_sample_random_bot_in_both_other_seats(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """One random bot spec fills every other seat (a process per seat): each match finishes."""
+    monkeypatch.setenv("ARENA_BUILDS", str(tmp_path / "builds"))
+    config_path = tmp_path / "ladder.toml"
+    config_path.write_text(f'db = "ladder.db"\n[[ladder]]\nname = "dice3"\ngame = "yahtzee"\nseats = 3\n'
+                           f'bots = ["{RANDOM_BOT}"]\n', encoding="utf-8")
+    config = load_config(config_path)
+    data_dir = tmp_path / "data"
+    with Database(config.db) as db:
+        open_ladder(db, config.ladders[0], config)
+        author, _ = accounts.add_user(db, "ann")
+        sub, _ = receive(db, data_dir, author, pack(bot_named(tmp_path / "b", "anns-bot")), ladder="dice3")
+        [outcome] = work_once(db, data_dir)
+        assert outcome.state == "active", outcome.message
+        log = (data_dir / "logs" / f"{sub.id}.log").read_text()
+        assert all(f"seat {seat}: finished, 0 faults" in log for seat in range(3))
+        assert "seat 3" not in log
