@@ -80,7 +80,7 @@ def sprt(game_name: str, variant: str | None, settings: tuple[str, ...], bots: t
     Prints the log-likelihood ratio after every pair and stops as soon as it crosses a bound.
     Exits 0 if NEW is stronger (H1: +elo1), 1 if not (H0: +elo0), 2 if it stopped undecided
     (--max-pairs, Ctrl-C). The same bot twice is allowed: that is how you check the test."""
-    from arena.cli.progress import RichProgress
+    from arena.runs.progress import RichProgress
     from arena.executors import MatchJob
     from arena.executors.local import LocalExecutor
     from arena.runs.loop import counting_signals

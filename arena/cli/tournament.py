@@ -26,7 +26,7 @@ from arena.cli.common import (check_database_path, check_game, db_option, execut
                               make_time_control, open_db, parse_settings, sandbox_options, time_control_options)
 from arena.cli.hints import arena_hint
 from arena.cli.output import Column, console, emit, format_option
-from arena.cli.progress import progress_display
+from arena.runs.progress import progress_display
 from arena.cli.results import print_ratings
 from arena.league.storage import BotRow, Database, StorageError
 from arena.resources import random_bot_copies, sample_bots_dir

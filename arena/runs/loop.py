@@ -23,7 +23,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from arena.cli.progress import NoProgress, Progress
+from arena.runs.progress import NoProgress, Progress
 from arena.executors import Executor, JobResult, MatchJob
 from arena.league.storage import Database, StorageError
 from referee.result import StartupForfeitError, require_no_startup_forfeits

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from arena.cli.progress import NoProgress, Progress, RichProgress
+from arena.runs.progress import NoProgress, Progress, RichProgress
 from arena.executors import Executor, JobResult, MatchJob, play_job
 from arena.executors.keeper import BotKeeper
 from arena.executors.local import LocalExecutor

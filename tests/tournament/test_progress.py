@@ -6,7 +6,7 @@ import io
 
 from rich.console import Console
 
-from arena.cli.progress import PlainProgress, RichProgress, RunRate
+from arena.runs.progress import PlainProgress, RichProgress, RunRate
 
 
 class FakeClock:
