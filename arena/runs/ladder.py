@@ -37,7 +37,7 @@ from typing import Any
 
 from arena.executors import Executor, JobResult, MatchJob
 from arena.league.ratings import MU, SIGMA, update_ratings
-from arena.league.storage import Database, ScheduledMatch, TournamentRow
+from arena.league.storage import BotRow, Database, ScheduledMatch, TournamentRow
 from arena.runs import ladder_store as store
 from arena.runs.ladder_store import RATE_WINDOW_S
 from arena.runs.loop import RunSummary, run_loop
@@ -345,14 +345,16 @@ class Ladder:
     # --- entrants ------------------------------------------------------------------------------
     def refresh(self) -> None:
         """Read the entrants' states; reach new ones; drop queued matches of those not active."""
-        self.t = self.db.tournament(self.t.id)
-        addresses = self.t.options.get("addresses", {})
-        positions = {row.id: (i, row) for i, row in enumerate(self.db.tournament_bots(self.t.id))}
+        addresses: dict[str, str] | None = None
+        positions: dict[int, tuple[int, BotRow]] = {}
         active = []
         for entrant in store.entrants(self.db, self.t.id):
             if entrant.state != "active":
                 continue
             if entrant.bot_id not in self.specs:
+                if addresses is None:  # only a new (or resumed) entrant needs where and how to reach it
+                    addresses = self.db.tournament(self.t.id).options.get("addresses", {})
+                    positions = {row.id: (i, row) for i, row in enumerate(self.db.tournament_bots(self.t.id))}
                 position, row = positions[entrant.bot_id]
                 try:
                     self.specs[entrant.bot_id] = spec_from_row(row, addresses.get(str(position)))
