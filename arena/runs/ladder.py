@@ -317,7 +317,8 @@ class Ladder:
         """Matches that failed after the stop began (their worker was killed with the ladder): dropped."""
         self.in_play: dict[int, tuple[int, ...]] = {}
         """Match id -> bot ids by seat, for every match appended and not yet back."""
-        self.specs: dict[int, BotSpec] = {}
+        self.specs: dict[int, tuple[BotSpec, str]] = {}
+        """Per active entrant: how to reach it and its registered files hash (checked where it starts)."""
         self.active: list[store.EntrantRow] = []
         self.last_forfeit: dict[int, str] = {}
         self.recent: dict[int, deque[tuple[float, bool]]] = {}
@@ -357,7 +358,7 @@ class Ladder:
                     positions = {row.id: (i, row) for i, row in enumerate(self.db.tournament_bots(self.t.id))}
                 position, row = positions[entrant.bot_id]
                 try:
-                    self.specs[entrant.bot_id] = spec_from_row(row, addresses.get(str(position)))
+                    self.specs[entrant.bot_id] = (spec_from_row(row, addresses.get(str(position))), row.files_hash)
                 except TournamentError as error:
                     self.pause(entrant.bot_id, entrant.label, f"cannot be started: {error}")
                     continue
@@ -421,11 +422,8 @@ class Ladder:
                 match_id, MatchConfig(game=self.t.game, variant=self.t.variant, settings=self.t.settings,
                                       seed=match.seed, match_id=str(match_id), time_control=self.tc,
                                       sandbox=self.sandbox),
-                tuple(self.specs[b] for b in match.seats), tuple(self.specs_hash(b) for b in match.seats), 1,
+                tuple(self.specs[b][0] for b in match.seats), tuple(self.specs[b][1] for b in match.seats), 1,
                 self.requested))
-
-    def specs_hash(self, bot_id: int) -> str:
-        return self.db.bot(bot_id).files_hash
 
     # --- results -------------------------------------------------------------------------------
     def results(self, results: Sequence[JobResult], stored: set[int]) -> None:
