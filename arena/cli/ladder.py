@@ -14,7 +14,7 @@ from typing import Any
 
 import click
 
-from arena.cli.common import db_option, open_db
+from arena.cli.common import check_database_path, db_option, open_db
 from arena.cli.output import Column, console, emit, format_option
 from arena.cli.tournament import _expected
 from arena.league.storage import Database, TournamentRow
@@ -42,7 +42,6 @@ def run_command(config_path: Path, db_path: Path | None) -> None:
     (matches a killed run left unfinished are dropped). Stopping waits up to the config's
     stop_grace seconds for the running matches, then drops them.
     """
-    from arena.cli.common import check_database_path
     from arena.runs.ladder import load_config, run_ladders
 
     try:
