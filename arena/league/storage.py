@@ -909,8 +909,21 @@ class Database:
                              " AND id > ? ORDER BY id", (game, variant, after_id))
 
     def count_done(self, game: str, variant: str, *, up_to_id: int) -> int:
-        row = self.conn.execute("SELECT COUNT(*) FROM matches WHERE game = ? AND variant = ? AND status = 'done'"
-                                " AND id <= ?", (game, variant, up_to_id)).fetchone()
+        """Played matches of one game with ``id <= up_to_id``.
+
+        With the running totals, all played ones minus those above ``up_to_id``: a ladder rates
+        only up to its lowest match in play, so ``up_to_id`` is nearly always close to the
+        largest id, and counting below it would scan the whole game.  One statement, so both
+        numbers come from the same snapshot of a file another process writes.
+        """
+        if self.has_stats:
+            row = self.conn.execute(
+                "SELECT COALESCE((SELECT matches FROM game_stats WHERE game = ? AND variant = ?), 0)"
+                " - (SELECT COUNT(*) FROM matches WHERE game = ? AND variant = ? AND status = 'done' AND id > ?)",
+                (game, variant, game, variant, up_to_id)).fetchone()
+        else:
+            row = self.conn.execute("SELECT COUNT(*) FROM matches WHERE game = ? AND variant = ? AND status = 'done'"
+                                    " AND id <= ?", (game, variant, up_to_id)).fetchone()
         return int(row[0])
 
     def game_variants(self) -> list[tuple[str, str]]:
