@@ -883,12 +883,11 @@ class Database:
               seat) for seat in range(n)])
         bot_ids = [r[0] for r in self.conn.execute("SELECT bot_id FROM match_seats WHERE match_id = ? ORDER BY seat",
                                                    (match_id,))]
-        league_stats.add_match(self.conn, row["game"], row["variant"], match_id, bot_ids, record.scores,
-                               record.ranking, faults)
+        results = league_stats.bot_results(bot_ids, record.scores, record.ranking, faults)
+        league_stats.add_match(self.conn, row["game"], row["variant"], match_id, bot_ids, record.ranking, results)
         league_stats.count_status(self.conn, row["tournament_id"], row["status"], "done")
         league_stats.count_entrant_match(self.conn, row["tournament_id"], bot_ids, finished)
-        league_stats.count_tournament_match(self.conn, row["tournament_id"], bot_ids, record.scores, record.ranking,
-                                            faults)
+        league_stats.count_tournament_match(self.conn, row["tournament_id"], results)
         return True
 
     def mark_failed(self, match_id: int, reason: str, record: MatchRecord | None = None) -> None:
