@@ -168,6 +168,14 @@ def load_config(path: Path, *, db: Path | None = None) -> ServiceConfig:
     twice = sorted({n for n in names if names.count(n) > 1})
     if twice:
         raise LadderError(f"{where}: two ladders are named {twice[0]!r}; give each its own name")
+    first: dict[tuple[str, str], str] = {}
+    for ladder in ladders:
+        other = first.setdefault((ladder.game, ladder.variant), ladder.name)
+        if other != ladder.name:
+            # Two ladders of one game and variant would each rate past the other's matches
+            # in play and force full recomputes of the shared ratings.
+            raise LadderError(f"{where}: ladders {other!r} and {ladder.name!r} both play {ladder.game} "
+                              f"({ladder.variant}); one ladder per game and variant")
     return ServiceConfig(
         db=db if db is not None else base / db_text, ladders=ladders, workers=workers, executor=executor,
         scheduler=scheduler, pin_cpus=_typed(data, "pin_cpus", bool, where, True),
