@@ -23,6 +23,7 @@ from referee.result import FaultKind, MatchRecord, MoveStatus
 from referee.sandbox import Limits, SandboxConfig, SandboxError, SandboxMode
 
 if TYPE_CHECKING:  # the match runner imports grpc: loaded only by the commands that play (fast start)
+    from arena.executors import Executor
     from referee.match import TimeControl
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -119,23 +120,13 @@ def sandbox_options(function: F) -> F:
 
 
 def executor_options(function: F) -> F:
-    """Add --executor, --scheduler and --pin-cpus; the command gets ``executor_factory``: ``None``
-    for the local workers as they come, a factory of unpinned local workers, or a factory of
-    Dask executors (checked here: without the ``distributed`` extra, a one-line error before
-    anything is written)."""
+    """Add --executor, --scheduler and --pin-cpus; the command gets ``executor_factory``, from
+    :func:`make_executor_factory` (a scheduler without ``--executor dask`` is a usage error)."""
 
     def wrapper(*args: Any, executor: str, scheduler: str | None, pin_cpus: bool, **kwargs: Any) -> Any:
-        factory = None
-        if executor == "local" and not pin_cpus:
-            factory = _unpinned_local
-        if executor == "dask":
-            try:
-                from arena.executors.dask import executor_factory
-            except ImportError as error:
-                raise click.ClickException(str(error)) from None
-            factory = executor_factory(scheduler, announce=click.echo)
-        elif scheduler is not None:
+        if executor != "dask" and scheduler is not None:
             raise click.BadParameter("needs --executor dask", param_hint="--scheduler")
+        factory = make_executor_factory(executor, scheduler, pin_cpus, announce=click.echo)
         return function(*args, executor_factory=factory, **kwargs)
 
     wrapper = functools.update_wrapper(wrapper, function)
@@ -157,10 +148,24 @@ def executor_options(function: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
-def _unpinned_local(workers: int, keep_alive: bool) -> Any:
+def make_executor_factory(executor: str, scheduler: str | None, pin_cpus: bool,
+                          announce: Callable[[str], None]) -> Callable[[int, bool], Executor]:
+    """``(workers, keep_alive) -> executor``: local workers (pinned or not), or Dask executors
+    that ``announce`` their cluster.  Checked here, so that a missing ``distributed`` extra is a
+    one-line error before anything is written."""
+    if executor == "dask":
+        try:
+            from arena.executors.dask import executor_factory
+        except ImportError as error:
+            raise click.ClickException(str(error)) from None
+        return executor_factory(scheduler, announce=announce)
+    return functools.partial(_local_executor, pin_cpus=pin_cpus)
+
+
+def _local_executor(workers: int, keep_alive: bool, *, pin_cpus: bool) -> Executor:
     from arena.executors.local import LocalExecutor
 
-    return LocalExecutor(workers, keep_alive=keep_alive, pin_cpus=False)
+    return LocalExecutor(workers, keep_alive=keep_alive, pin_cpus=pin_cpus)
 
 
 def print_result(console: Console, record: MatchRecord, title: str) -> None:

@@ -8,13 +8,11 @@ from __future__ import annotations
 
 import sys
 import time
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import click
 
-from arena.cli.common import db_option, open_db
+from arena.cli.common import check_database_path, db_option, make_executor_factory, open_db
 from arena.cli.output import Column, console, emit, format_option
 from arena.cli.tournament import _expected
 from arena.league.storage import Database, TournamentRow
@@ -42,13 +40,12 @@ def run_command(config_path: Path, db_path: Path | None) -> None:
     (matches a killed run left unfinished are dropped). Stopping waits up to the config's
     stop_grace seconds for the running matches, then drops them.
     """
-    from arena.cli.common import check_database_path
     from arena.runs.ladder import load_config, run_ladders
 
     try:
         config = load_config(config_path, db=db_path)
         check_database_path(config.db)
-        factory = _executor_factory(config.executor, config.scheduler, config.pin_cpus)
+        factory = make_executor_factory(config.executor, config.scheduler, config.pin_cpus, announce=_say)
         with open_db(config.db, create=True) as db:
             run = run_ladders(db, config, lambda: factory(config.workers, config.keep_alive), say=_say)
             summary = run.summary
@@ -63,19 +60,6 @@ def run_command(config_path: Path, db_path: Path | None) -> None:
 def _say(text: str) -> None:
     console.print(f"{time.strftime('%H:%M:%S')} {clean(text)}")
     sys.stdout.flush()
-
-
-def _executor_factory(executor: str, scheduler: str | None, pin_cpus: bool) -> Callable[[int, bool], Any]:
-    """Local workers (pinned or not) or a Dask cluster, as ``--executor`` gives tournaments."""
-    if executor == "dask":
-        try:
-            from arena.executors.dask import executor_factory
-        except ImportError as error:
-            raise click.ClickException(str(error)) from None
-        return executor_factory(scheduler, announce=_say)
-    from arena.executors.local import LocalExecutor
-
-    return lambda workers, keep: LocalExecutor(workers, keep_alive=keep, pin_cpus=pin_cpus)
 
 
 def _find(db: Database, name: str | None) -> TournamentRow:
@@ -169,6 +153,7 @@ def status_command(ladder_name: str | None, fmt: str, db_path: Path) -> None:
     import json
 
     from arena.league.queries import age_text
+    from arena.league.ratings import stored_ratings
     from arena.runs import ladder_store
     from arena.runs.tournament import runner_alive
 
@@ -178,9 +163,8 @@ def status_command(ladder_name: str | None, fmt: str, db_path: Path) -> None:
         except _expected() as error:
             raise click.ClickException(str(error)) from None
         now = time.time()
-        ratings = {r[0]: (r[1], r[2]) for r in db.conn.execute(
-            "SELECT bot_id, mu, sigma FROM ratings WHERE game = ? AND variant = ?", (t.game, t.variant))}
-        head = ladder_store.overview(db, t, now=now, alive=runner_alive, ratings=ratings)
+        head = ladder_store.overview(db, t, now=now, alive=runner_alive,
+                                     ratings=stored_ratings(db, t.game, t.variant))
         rows = [{**{k: v for k, v in e.items() if k not in ("bot_id", "last_match_at")},
                  "last_match": None if e["last_match_at"] is None else age_text(now - e["last_match_at"])}
                 for e in head.pop("entrants")]

@@ -430,6 +430,12 @@ def update_ratings(db: Database, game: str, variant: str, *, recompute: bool = F
     return plan.considered
 
 
+def stored_ratings(db: Database, game: str, variant: str) -> dict[int, tuple[float, float]]:
+    """``bot id -> (mu, sigma)`` of the stored table, as the last :func:`update_ratings` left it."""
+    return {r[0]: (r[1], r[2]) for r in db.conn.execute(
+        "SELECT bot_id, mu, sigma FROM ratings WHERE game = ? AND variant = ?", (game, variant))}
+
+
 def rating_history(db: Database, game: str, variant: str, bot_id: int, plan: RatingPlan,
                    limit: int | None = None) -> list[tuple[int, float, float]]:
     """``(match id, mu, sigma)`` of ``bot_id`` after each of its rated matches, oldest first:
@@ -484,8 +490,7 @@ def rating_table(db: Database, game: str, variant: str,
     stats = {bot: (s.matches, s.wins, s.score_sum / s.matches, s.faults)
              for bot, s in db.bot_stats(game, variant).items() if s.matches}
     if ratings is None:
-        ratings = {r[0]: trueskill.Rating(r[1], r[2]) for r in db.conn.execute(
-            "SELECT bot_id, mu, sigma FROM ratings WHERE game = ? AND variant = ?", (game, variant))}
+        ratings = {bot: trueskill.Rating(mu, sigma) for bot, (mu, sigma) in stored_ratings(db, game, variant).items()}
     bots = {r[0]: r[1:] for r in db.conn.execute("SELECT id, name, version, language FROM bots")}
     rows = []
     for bot_id, rating in ratings.items():

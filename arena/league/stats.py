@@ -110,11 +110,12 @@ def teams_of(game: str) -> tuple[tuple[int, ...], ...] | None:
 
 def bot_results(bot_ids: Sequence[int], scores: Sequence[float], ranking: Sequence[int],
                 faults: Sequence[int]) -> dict[int, tuple[int, float, int]]:
-    """Per bot of one match: ``(won, mean score, faults)`` over the seats it filled."""
+    """Per bot of one match: ``(best rank, mean score, faults)`` over the seats it filled (it won
+    if its best rank is 0).  The writer computes it once per match for every total it adds to."""
     seats: dict[int, list[int]] = defaultdict(list)
     for seat, bot in enumerate(bot_ids):
         seats[bot].append(seat)
-    return {bot: (int(min(ranking[s] for s in mine) == 0), sum(scores[s] for s in mine) / len(mine),
+    return {bot: (min(ranking[s] for s in mine), sum(scores[s] for s in mine) / len(mine),
                   sum(faults[s] for s in mine)) for bot, mine in seats.items()}
 
 
@@ -150,10 +151,10 @@ class Totals:
             faults: Sequence[int], teams: Sequence[Sequence[int]] | None) -> None:
         self.matches += 1
         self.last_match_id = max(self.last_match_id, match_id)
-        for bot, (won, score, fault) in bot_results(bot_ids, scores, ranking, faults).items():
+        for bot, (best, score, fault) in bot_results(bot_ids, scores, ranking, faults).items():
             row = self.bots[bot]
             row[0] += 1
-            row[1] += won
+            row[1] += int(best == 0)
             row[2] += score
             row[3] += fault
         for pair, points in pair_results(bot_ids, ranking, teams).items():
@@ -192,8 +193,9 @@ def compute(conn: sqlite3.Connection, game: str, variant: str) -> Totals:
 
 
 def add_match(conn: sqlite3.Connection, game: str, variant: str, match_id: int, bot_ids: Sequence[int],
-              scores: Sequence[float], ranking: Sequence[int], faults: Sequence[int]) -> None:
-    """Add one newly played match to the running totals (inside the writer's transaction)."""
+              ranking: Sequence[int], results: dict[int, tuple[int, float, int]]) -> None:
+    """Add one newly played match, with its :func:`bot_results`, to the running totals (inside
+    the writer's transaction)."""
     conn.execute("INSERT INTO game_stats (game, variant, matches, last_match_id) VALUES (?, ?, 1, ?)"
                  " ON CONFLICT DO UPDATE SET matches = matches + 1, last_match_id = MAX(last_match_id, excluded.last_match_id)",
                  (game, variant, match_id))
@@ -201,8 +203,7 @@ def add_match(conn: sqlite3.Connection, game: str, variant: str, match_id: int, 
         "INSERT INTO bot_stats (game, variant, bot_id, matches, wins, score_sum, faults) VALUES (?, ?, ?, 1, ?, ?, ?)"
         " ON CONFLICT DO UPDATE SET matches = matches + 1, wins = wins + excluded.wins,"
         " score_sum = score_sum + excluded.score_sum, faults = faults + excluded.faults",
-        [(game, variant, bot, won, score, fault)
-         for bot, (won, score, fault) in bot_results(bot_ids, scores, ranking, faults).items()])
+        [(game, variant, bot, int(best == 0), score, fault) for bot, (best, score, fault) in results.items()])
     conn.executemany(
         "INSERT INTO pair_stats (game, variant, bot_id, other_id, matches, half_points) VALUES (?, ?, ?, ?, 1, ?)"
         " ON CONFLICT DO UPDATE SET matches = matches + 1, half_points = half_points + excluded.half_points",
@@ -227,21 +228,18 @@ GROUP BY bot_id ORDER BY bot_id"""
 rebuild, and a read-only view of a file older than schema 9."""
 
 
-def count_tournament_match(conn: sqlite3.Connection, tournament_id: int | None, bot_ids: Sequence[int],
-                           scores: Sequence[float], ranking: Sequence[int], faults: Sequence[int]) -> None:
-    """Add one played match to its tournament's per-bot totals (inside the writer's transaction)."""
+def count_tournament_match(conn: sqlite3.Connection, tournament_id: int | None,
+                           results: dict[int, tuple[int, float, int]]) -> None:
+    """Add one played match, with its :func:`bot_results`, to its tournament's per-bot totals
+    (inside the writer's transaction)."""
     if tournament_id is None:
         return
-    seats: dict[int, list[int]] = defaultdict(list)
-    for seat, bot in enumerate(bot_ids):
-        seats[bot].append(seat)
     conn.executemany(
         "INSERT INTO tournament_bot_stats (tournament_id, bot_id, matches, wins, rank_sum, score_sum, faults)"
         " VALUES (?, ?, 1, ?, ?, ?, ?) ON CONFLICT DO UPDATE SET matches = matches + 1, wins = wins + excluded.wins,"
         " rank_sum = rank_sum + excluded.rank_sum, score_sum = score_sum + excluded.score_sum,"
         " faults = faults + excluded.faults",
-        [(tournament_id, bot, won, min(ranking[s] for s in seats[bot]), score, fault)
-         for bot, (won, score, fault) in bot_results(bot_ids, scores, ranking, faults).items()])
+        [(tournament_id, bot, int(best == 0), best, score, fault) for bot, (best, score, fault) in results.items()])
 
 
 def rebuild_tournament_bots(conn: sqlite3.Connection) -> None:

@@ -872,12 +872,11 @@ class Database:
               seat) for seat in range(n)])
         bot_ids = [r[0] for r in self.conn.execute("SELECT bot_id FROM match_seats WHERE match_id = ? ORDER BY seat",
                                                    (match_id,))]
-        league_stats.add_match(self.conn, row["game"], row["variant"], match_id, bot_ids, record.scores,
-                               record.ranking, faults)
+        results = league_stats.bot_results(bot_ids, record.scores, record.ranking, faults)
+        league_stats.add_match(self.conn, row["game"], row["variant"], match_id, bot_ids, record.ranking, results)
         league_stats.count_status(self.conn, row["tournament_id"], row["status"], "done")
         league_stats.count_entrant_match(self.conn, row["tournament_id"], bot_ids, finished)
-        league_stats.count_tournament_match(self.conn, row["tournament_id"], bot_ids, record.scores, record.ranking,
-                                            faults)
+        league_stats.count_tournament_match(self.conn, row["tournament_id"], results)
         return True
 
     def mark_failed(self, match_id: int, reason: str, record: MatchRecord | None = None) -> None:
@@ -898,8 +897,21 @@ class Database:
                              " AND id > ? ORDER BY id", (game, variant, after_id))
 
     def count_done(self, game: str, variant: str, *, up_to_id: int) -> int:
-        row = self.conn.execute("SELECT COUNT(*) FROM matches WHERE game = ? AND variant = ? AND status = 'done'"
-                                " AND id <= ?", (game, variant, up_to_id)).fetchone()
+        """Played matches of one game with ``id <= up_to_id``.
+
+        With the running totals, all played ones minus those above ``up_to_id``: a ladder rates
+        only up to its lowest match in play, so ``up_to_id`` is nearly always close to the
+        largest id, and counting below it would scan the whole game.  One statement, so both
+        numbers come from the same snapshot of a file another process writes.
+        """
+        if self.has_stats:
+            row = self.conn.execute(
+                "SELECT COALESCE((SELECT matches FROM game_stats WHERE game = ? AND variant = ?), 0)"
+                " - (SELECT COUNT(*) FROM matches WHERE game = ? AND variant = ? AND status = 'done' AND id > ?)",
+                (game, variant, game, variant, up_to_id)).fetchone()
+        else:
+            row = self.conn.execute("SELECT COUNT(*) FROM matches WHERE game = ? AND variant = ? AND status = 'done'"
+                                    " AND id <= ?", (game, variant, up_to_id)).fetchone()
         return int(row[0])
 
     def game_variants(self) -> list[tuple[str, str]]:

@@ -36,8 +36,8 @@ from pathlib import Path
 from typing import Any
 
 from arena.executors import Executor, JobResult, MatchJob
-from arena.league.ratings import MU, SIGMA, update_ratings
-from arena.league.storage import Database, ScheduledMatch, TournamentRow
+from arena.league.ratings import MU, SIGMA, stored_ratings, update_ratings
+from arena.league.storage import BotRow, Database, ScheduledMatch, TournamentRow
 from arena.runs import ladder_store as store
 from arena.runs.ladder_store import RATE_WINDOW_S
 from arena.runs.loop import RunSummary, run_loop
@@ -168,6 +168,14 @@ def load_config(path: Path, *, db: Path | None = None) -> ServiceConfig:
     twice = sorted({n for n in names if names.count(n) > 1})
     if twice:
         raise LadderError(f"{where}: two ladders are named {twice[0]!r}; give each its own name")
+    first: dict[tuple[str, str], str] = {}
+    for ladder in ladders:
+        other = first.setdefault((ladder.game, ladder.variant), ladder.name)
+        if other != ladder.name:
+            # Two ladders of one game and variant would each rate past the other's matches
+            # in play and force full recomputes of the shared ratings.
+            raise LadderError(f"{where}: ladders {other!r} and {ladder.name!r} both play {ladder.game} "
+                              f"({ladder.variant}); one ladder per game and variant")
     return ServiceConfig(
         db=db if db is not None else base / db_text, ladders=ladders, workers=workers, executor=executor,
         scheduler=scheduler, pin_cpus=_typed(data, "pin_cpus", bool, where, True),
@@ -321,7 +329,8 @@ class Ladder:
         """Matches that failed after the stop began (their worker was killed with the ladder): dropped."""
         self.in_play: dict[int, tuple[int, ...]] = {}
         """Match id -> bot ids by seat, for every match appended and not yet back."""
-        self.specs: dict[int, BotSpec] = {}
+        self.specs: dict[int, tuple[BotSpec, str]] = {}
+        """Per active entrant: how to reach it and its registered files hash (checked where it starts)."""
         self.active: list[store.EntrantRow] = []
         self.last_forfeit: dict[int, str] = {}
         self.recent: dict[int, deque[tuple[float, bool]]] = {}
@@ -349,17 +358,19 @@ class Ladder:
     # --- entrants ------------------------------------------------------------------------------
     def refresh(self) -> None:
         """Read the entrants' states; reach new ones; drop queued matches of those not active."""
-        self.t = self.db.tournament(self.t.id)
-        addresses = self.t.options.get("addresses", {})
-        positions = {row.id: (i, row) for i, row in enumerate(self.db.tournament_bots(self.t.id))}
+        addresses: dict[str, str] | None = None
+        positions: dict[int, tuple[int, BotRow]] = {}
         active = []
         for entrant in store.entrants(self.db, self.t.id):
             if entrant.state != "active":
                 continue
             if entrant.bot_id not in self.specs:
+                if addresses is None:  # only a new (or resumed) entrant needs where and how to reach it
+                    addresses = self.db.tournament(self.t.id).options.get("addresses", {})
+                    positions = {row.id: (i, row) for i, row in enumerate(self.db.tournament_bots(self.t.id))}
                 position, row = positions[entrant.bot_id]
                 try:
-                    self.specs[entrant.bot_id] = spec_from_row(row, addresses.get(str(position)))
+                    self.specs[entrant.bot_id] = (spec_from_row(row, addresses.get(str(position))), row.files_hash)
                 except TournamentError as error:
                     self.pause(entrant.bot_id, entrant.label, f"cannot be started: {error}")
                     continue
@@ -395,8 +406,7 @@ class Ladder:
         self.waiting = ""
         size_rng = random.Random(f"ladder-size:{self.t.seed}:{self.number}")
         size = size_rng.randint(low, min(high, n)) if not self.cls.teams and self.cls.max_players > 2 else None
-        ratings = {r[0]: (r[1], r[2]) for r in self.db.conn.execute(
-            "SELECT bot_id, mu, sigma FROM ratings WHERE game = ? AND variant = ?", (self.t.game, self.t.variant))}
+        ratings = stored_ratings(self.db, self.t.game, self.t.variant)
         entrants = [Entrant(e.bot_id, *ratings.get(e.bot_id, (MU, SIGMA)), joined=e.active_since,
                             times=tuple(self.times.get(e.bot_id, ()))) for e in self.active]
         now = time.time()
@@ -423,11 +433,8 @@ class Ladder:
                 match_id, MatchConfig(game=self.t.game, variant=self.t.variant, settings=self.t.settings,
                                       seed=match.seed, match_id=str(match_id), time_control=self.tc,
                                       sandbox=self.sandbox),
-                tuple(self.specs[b] for b in match.seats), tuple(self.specs_hash(b) for b in match.seats), 1,
+                tuple(self.specs[b][0] for b in match.seats), tuple(self.specs[b][1] for b in match.seats), 1,
                 self.requested))
-
-    def specs_hash(self, bot_id: int) -> str:
-        return self.db.bot(bot_id).files_hash
 
     # --- results -------------------------------------------------------------------------------
     def results(self, results: Sequence[JobResult], stored: set[int]) -> None:

@@ -157,7 +157,10 @@ def append_matches(db: Database, tournament: TournamentRow, matches: list[Schedu
 def drop_pending(db: Database, tid: int, match_ids: list[int] | None = None, *, failed: bool = False) -> int:
     """Delete the ladder's pending matches (``match_ids`` only, if given): those dropped from
     the queue, or left in play by a process that was killed; with ``failed``, failed ones too
-    (matches whose worker was killed as the ladder stopped).  Returns how many went."""
+    (matches whose worker was killed as the ladder stopped).  Returns how many went.
+
+    Their seats go with them; they have no rating history to delete (only played matches are
+    rated, and a played match never becomes pending or failed again)."""
     statuses = ("pending", "failed") if failed else ("pending",)
     where = f"tournament_id = ? AND status IN ({','.join('?' * len(statuses))})"
     params: list[Any] = [tid, *statuses]
@@ -170,7 +173,6 @@ def drop_pending(db: Database, tid: int, match_ids: list[int] | None = None, *, 
         counts = dict(db.conn.execute(f"SELECT status, COUNT(*) FROM matches WHERE {where} GROUP BY status",
                                       params).fetchall())
         ids = f"SELECT id FROM matches WHERE {where}"
-        db.conn.execute(f"DELETE FROM rating_history WHERE match_id IN ({ids})", params)
         db.conn.execute(f"DELETE FROM match_seats WHERE match_id IN ({ids})", params)
         deleted = db.conn.execute(f"DELETE FROM matches WHERE {where}", params).rowcount
         db.conn.execute("UPDATE tournament_stats SET pending = pending - ?, failed = failed - ? WHERE tournament_id = ?",

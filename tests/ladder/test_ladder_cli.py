@@ -30,6 +30,8 @@ from .helpers import cli, write_config
     ('db = "x.db"\n[time_control]\nmove_timeout = "fast"\n[[ladder]]\ngame = "yahtzee"\n', "move_timeout must be"),
     ('db = "x.db"\n[sandbox]\nmode = "docker"\n[[ladder]]\ngame = "yahtzee"\n', "mode must be"),
     ('db = "x.db"\n[[ladder]]\ngame = "yahtzee"\n[[ladder]]\ngame = "yahtzee"\n', "two ladders are named"),
+    ('db = "x.db"\n[[ladder]]\nname = "a"\ngame = "yahtzee"\n[[ladder]]\nname = "b"\ngame = "yahtzee"\n',
+     "ladders 'a' and 'b' both play yahtzee (yahtzee); one ladder per game and variant"),
     ('[[ladder]]\ngame = "yahtzee"\n', "no database"),
     ('db = "x.db"\n[[ladder\n', "not valid TOML"),
 ])

@@ -139,6 +139,21 @@ def test_a_result_below_the_rated_ids_triggers_a_full_recompute(tmp_path):
     assert [(r.bot, r.mu) for r in rating_table(db, "yahtzee", "yahtzee")] == after
 
 
+def test_count_done_equals_a_count_whatever_the_storing_order(tmp_path):
+    """The running-total form of ``count_done`` (all played minus those above) is the count below."""
+    rng = random.Random(5)
+    db, tid, _ = tournament_db(tmp_path / "a.db", 3, [rng.sample(range(3), 2) for _ in range(12)])
+    pending = db.unfinished_matches(tid)
+    ids = [m.id for m in pending]
+    assert db.has_stats
+    for match in rng.sample(pending, len(pending)):
+        db.store_result(match.id, record(match.id, [0, 1]))
+        for up_to in [0, *ids]:
+            counted = db.conn.execute("SELECT COUNT(*) FROM matches WHERE status = 'done' AND id <= ?",
+                                      (up_to,)).fetchone()[0]
+            assert db.count_done("yahtzee", "yahtzee", up_to_id=up_to) == counted
+
+
 def test_rate_without_a_database():
     matches = [MatchRow(id=i, tournament_id=1, position=i, round=0, deal=i, rotation=0, game="g", variant="v",
                         settings={}, seed=i, num_players=2, status="done", bot_ids=(1, 2), ranking=(0, 1))
