@@ -149,7 +149,13 @@ def _build(spec: BotSpec, sandbox: SandboxConfig, log_path: Path) -> None:
     if not spec.build_command:
         _append(log_path, "== build: none (the manifest has no [build] command)\n")
         return
-    folder = build_folder(spec)
+    try:
+        # In the try: a folder that cannot be hashed (changed on disk since the upload) is
+        # this submission's failure; raised out of here it would stop the worker, and the
+        # submission, left "building", would stop every worker started after it.
+        folder = build_folder(spec)
+    except BuildError as error:
+        raise StepFailed(str(error)) from None
     try:
         ensure_built(spec, sandbox, folder=folder)
     except BuildError as error:

@@ -20,7 +20,7 @@ from arena.runs.ladder_store import entrants, ladders
 from arena.submission import accounts
 from arena.submission.archive import pack
 from arena.submission.pipeline import work_once
-from arena.submission.submissions import receive
+from arena.submission.submissions import bot_folder, receive
 from tests.ladder.helpers import write_config
 
 from .test_upload import RANDOM_BOT, ROOT, Served, bot_named, free_port, request
@@ -83,6 +83,22 @@ def test_a_failing_build_fails_with_its_build_log(league: tuple[Database, Path],
     log_path = db.conn.execute("SELECT log_path FROM submissions WHERE id = ?", (sub.id,)).fetchone()[0]
     assert "compiler says <no>" in (data_dir / log_path).read_text()
     assert "broken-build@1.0" not in dice_entrants(db)
+
+
+def test_a_stored_folder_the_build_cannot_hash_fails_the_submission_not_the_worker(
+        league: tuple[Database, Path], tmp_path: Path) -> None:
+    """A folder changed on disk after the upload (here a link out of it) fails its build step
+    with the reason; the worker goes on to the next submission."""
+    db, data_dir = league
+    bot = bot_named(tmp_path / "b", "tampered")
+    (bot / "bot.toml").write_text((bot / "bot.toml").read_text() + "\n[build]\ncommand = [\"{python}\", \"-c\", \"1\"]\n")
+    sub, _ = receive(db, data_dir, accounts.user(db, "ann"), pack(bot), ladder="dice")
+    after, _ = receive(db, data_dir, accounts.user(db, "ben"), pack(bot_named(tmp_path / "c", "bens-bot")), ladder="dice")
+    (bot_folder(data_dir, "ann", "tampered", sub.content_hash) / "out").symlink_to("/etc/passwd")
+    first, second = work_once(db, data_dir)
+    assert (first.id, first.state) == (sub.id, "failed")
+    assert first.message.startswith("build failed: bot tampered: cannot hash its folder for the build")
+    assert (second.id, second.state) == (after.id, "active")
 
 
 def test_keeping_one_version_retires_the_older_one(league: tuple[Database, Path], tmp_path: Path) -> None:
