@@ -35,13 +35,17 @@ LIMIT = AccountsConfig().max_failed_sign_ins
 class Served:
     """``arena serve`` in a subprocess: its port, for :class:`Client`."""
 
-    def __init__(self, port: int) -> None:
+    def __init__(self, port: int, lines: list[str]) -> None:
         self.port = port
+        self.lines = lines
+        """What it printed when it started: "serving ...", "accounts: ...", and any more asked for."""
 
 
 @contextmanager
-def arena_serve(tmp_path: Path, *options: str, env: dict[str, str] | None = None) -> Iterator[Served]:
-    """``arena serve --accounts`` of a league with alice, until the block ends."""
+def arena_serve(tmp_path: Path, *options: str, env: dict[str, str] | None = None,
+                lines: int = 2) -> Iterator[Served]:
+    """``arena serve --accounts`` of a league with alice, until the block ends, once it has
+    printed ``lines`` lines."""
     db = tmp_path / "league.db"
     if not db.exists():
         with Database(db) as league:
@@ -52,8 +56,9 @@ def arena_serve(tmp_path: Path, *options: str, env: dict[str, str] | None = None
                                stderr=subprocess.PIPE, env={**os.environ, **(env or {})})
     try:
         assert process.stdout is not None
-        assert process.stdout.readline().startswith("serving "), process.stderr.read() if process.stderr else ""
-        yield Served(port)
+        printed = [process.stdout.readline() for _ in range(lines)]
+        assert printed[0].startswith("serving "), process.stderr.read() if process.stderr else ""
+        yield Served(port, printed)
     finally:
         process.send_signal(signal.SIGINT)
         process.communicate(timeout=30)
@@ -77,7 +82,8 @@ def test_a_visitor_cannot_spoof_their_address_around_the_sign_in_limit(tmp_path:
 
 
 def test_a_trusted_proxy_has_its_clients_counted_apart(tmp_path: Path) -> None:
-    with arena_serve(tmp_path, "--forwarded-allow-ips", f"{PROXY},10.0.0.0/8") as served:
+    with arena_serve(tmp_path, "--forwarded-allow-ips", f"{PROXY},10.0.0.0/8", lines=3) as served:
+        assert served.lines[2] == f"forwarded headers believed from: {PROXY}, 10.0.0.0/8\n"
         flooder = Client(served, forwarded_for="203.0.113.5", source=PROXY)  # type: ignore[arg-type]
         assert fail_sign_ins(flooder, LIMIT + 1) == [401] * LIMIT + [429]
         other = Client(served, forwarded_for="203.0.113.6", source=PROXY)  # type: ignore[arg-type]
@@ -108,7 +114,8 @@ def test_the_session_cookie_is_secure_when_the_trusted_proxy_says_https(tmp_path
 
 
 def test_none_believes_no_one(tmp_path: Path) -> None:
-    with arena_serve(tmp_path, "--forwarded-allow-ips", "none") as served:
+    with arena_serve(tmp_path, "--forwarded-allow-ips", "none", lines=3) as served:
+        assert served.lines[2] == "forwarded headers believed from: no one\n"
         local = Client(served, source="127.0.0.1")  # type: ignore[arg-type]
         statuses = []
         for number in range(LIMIT + 1):
