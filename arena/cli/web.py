@@ -39,10 +39,14 @@ from arena.league.storage import StorageError
               help="Largest upload, in MiB (the archive); also the most its files may unpack to.")
 @click.option("--max-uploads-per-hour", type=click.IntRange(min=1), default=10, show_default=True,
               help="Uploads one author may make in an hour, refused ones included (then 429).")
+@click.option("--forwarded-allow-ips", "proxies", default="127.0.0.1,::1", show_default=True, metavar="ADDRESSES",
+              help="Reverse proxies (IP addresses or networks, comma-separated; 'none': no one) whose "
+                   "X-Forwarded-For and X-Forwarded-Proto are believed: the client address the limits "
+                   "count and https for Secure cookies (docs/hosting.md).")
 def serve(host: str, port: int, db_path: Path, play: bool, play_db: Path | None, play_max_open_per_visitor: int,
           play_max_running: int, play_move_timeout: float, sandbox: str, accounts: bool,
           open_registration: bool, uploads: bool, data_dir: Path | None, max_upload_mb: int,
-          max_uploads_per_hour: int) -> None:
+          max_uploads_per_hour: int, proxies: str) -> None:
     """Serve leaderboards, head-to-head, tournaments, matches and replays of a database, read-only.
 
     Opens the file read-only (it can be served while a tournament writes to it); see
@@ -56,13 +60,17 @@ def serve(host: str, port: int, db_path: Path, play: bool, play_db: Path | None,
     """
     from arena.submission.web_auth import AccountsConfig
     from arena.web.play import PlayConfig
-    from arena.web.server import ListenError
+    from arena.web.server import ListenError, trusted_proxies
     from arena.web.server import serve as run_server
     from referee.sandbox import SandboxConfig, SandboxError, SandboxMode
 
     from arena.submission.archive import MIB, ArchiveLimits
     from arena.submission.web_submit import UploadsConfig
 
+    try:
+        trusted = trusted_proxies(proxies)
+    except ValueError as error:
+        raise click.BadParameter(str(error), param_hint="--forwarded-allow-ips") from None
     if open_registration and not accounts:
         raise click.UsageError("--open-registration needs --accounts")
     if uploads and not accounts:
@@ -85,6 +93,6 @@ def serve(host: str, port: int, db_path: Path, play: bool, play_db: Path | None,
     try:
         run_server(db_path, host=host, port=port, announce=click.echo, play=config,
                    accounts=AccountsConfig(open_registration=open_registration) if accounts else None,
-                   uploads=upload_config)
+                   uploads=upload_config, proxies=trusted)
     except (StorageError, ListenError) as error:
         raise click.ClickException(str(error)) from None

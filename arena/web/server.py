@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 import socket
 from collections.abc import Callable
 from pathlib import Path
@@ -15,10 +16,37 @@ from arena.web.play import PlayConfig
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
+DEFAULT_PROXIES = "127.0.0.1,::1"
+"""Who may say, in ``X-Forwarded-For`` and ``X-Forwarded-Proto``, which client a request is from
+and whether it came over https: a reverse proxy on this machine, nobody else."""
 
 
 class ListenError(Exception):
     """The address cannot be listened on (in use, not ours, unknown host); said in one line."""
+
+
+def trusted_proxies(value: str) -> list[str]:
+    """The addresses and networks of ``--forwarded-allow-ips`` (comma-separated; ``none``: no one).
+
+    Checked here because uvicorn takes a malformed entry as a literal name that never matches,
+    and ``*`` would let any visitor who reaches the port name their own address in
+    ``X-Forwarded-For`` and so escape the per-address limits (uvicorn then believes the header's
+    first entry).
+
+    :raises ValueError: for ``*``, an empty entry or one that is not an IP address or network.
+    """
+    if value.strip().lower() == "none":
+        return []
+    entries = [entry.strip() for entry in value.split(",")]
+    for entry in entries:
+        if entry == "*":
+            raise ValueError("'*' would let any visitor choose the address the limits count; "
+                             "name the proxy's addresses or networks (e.g. 10.0.0.5 or 10.0.0.0/24)")
+        try:
+            ipaddress.ip_network(entry) if "/" in entry else ipaddress.ip_address(entry)
+        except ValueError:
+            raise ValueError(f"{entry!r} is not an IP address or network (e.g. 10.0.0.5, 10.0.0.0/24, ::1)") from None
+    return entries
 
 
 def listen(host: str, port: int) -> socket.socket:
@@ -44,9 +72,15 @@ def listen(host: str, port: int) -> socket.socket:
 
 def serve(db_path: str | Path, *, host: str = DEFAULT_HOST, port: int = DEFAULT_PORT,
           announce: Callable[[str], None] = print, play: PlayConfig | None = None,
-          accounts: AccountsConfig | None = None, uploads: UploadsConfig | None = None) -> None:
+          accounts: AccountsConfig | None = None, uploads: UploadsConfig | None = None,
+          proxies: list[str] | None = None) -> None:
     """Serve the database read-only until Ctrl-C (with ``play``, the Play area too; with
     ``accounts``, sign-in and API tokens, which write the database's accounts tables).
+
+    ``proxies`` (default :data:`DEFAULT_PROXIES`) are the peers whose ``X-Forwarded-For`` and
+    ``X-Forwarded-Proto`` are believed: the per-address limits then count the forwarded client,
+    and the session cookie is Secure when the proxy says https.  Given explicitly, so uvicorn's
+    ``FORWARDED_ALLOW_IPS`` environment variable cannot widen it unseen.
 
     :raises StorageError: before serving, if a file is missing or not an arena database.
     :raises ListenError: before serving, if ``host:port`` cannot be listened on.
@@ -63,6 +97,10 @@ def serve(db_path: str | Path, *, host: str = DEFAULT_HOST, port: int = DEFAULT_
                  f"sign-ins write the accounts tables of {db_path}")
     if uploads is not None:
         announce(f"uploads: at http://{shown}:{port}/submit and /api/submissions, stored in {uploads.data_dir}")
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
+    trusted = trusted_proxies(DEFAULT_PROXIES) if proxies is None else proxies
+    if trusted != trusted_proxies(DEFAULT_PROXIES):
+        announce(f"forwarded headers believed from: {', '.join(trusted) or 'no one'}")
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", proxy_headers=bool(trusted),
+                                           forwarded_allow_ips=trusted or None))
     with sock:
         server.run(sockets=[sock])

@@ -33,15 +33,17 @@ from .conftest import ROOT, Server, free_port
 class Client:
     """One browser's cookies over plain HTTP (no redirect is followed, every header is seen)."""
 
-    def __init__(self, server: Server, forwarded_for: str = "") -> None:
+    def __init__(self, server: Server, forwarded_for: str = "", source: str = "127.0.0.1") -> None:
         self.server = server
         self.forwarded_for = forwarded_for
         """Sent as X-Forwarded-For: uvicorn trusts it from 127.0.0.1, as from a proxy there."""
+        self.source = source
+        """The address the connections come from (any of loopback's 127.0.0.0/8)."""
         self.cookies: dict[str, str] = {}
 
     def request(self, method: str, path: str, fields: dict[str, str] | None = None,
                 headers: dict[str, str] | None = None) -> tuple[int, Message, str]:
-        conn = http.client.HTTPConnection("127.0.0.1", self.server.port, timeout=30)
+        conn = http.client.HTTPConnection("127.0.0.1", self.server.port, timeout=30, source_address=(self.source, 0))
         sent = dict(headers or {})
         if self.cookies:
             sent["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
