@@ -52,7 +52,8 @@ def serve(host: str, port: int, db_path: Path, play: bool, play_db: Path | None,
     With --accounts, people sign in with their token and the API takes it as a Bearer token;
     sign-ins are the only writes to DB (docs/security.md, "Accounts and tokens").
     With --uploads as well, signed-in authors upload bots (docs/submitting.md); those write
-    DB's submissions tables and --data-dir.
+    DB's submissions tables and --data-dir, and the start removes staging folders an
+    interrupted upload left there (an hour old or more).
     """
     from arena.submission.web_auth import AccountsConfig
     from arena.web.play import PlayConfig

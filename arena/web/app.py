@@ -30,6 +30,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from arena.league.queries import age_text
 from arena.submission import web_auth, web_submit
+from arena.submission.submissions import remove_stale_staging
 from arena.submission.web_auth import AccountsConfig, AccountsDoor
 from arena.web import api, pages, play_routes, replay_routes
 from arena.web.charts import win_colour
@@ -107,7 +108,8 @@ def create_app(db_path: str | Path, play: PlayConfig | None = None, query_second
     """The web app over the database at ``db_path``, opened read-only now; each request's
     queries may take ``query_seconds``.  With ``play``, also the Play area, where visitors
     play against bots (:mod:`.play_routes`); with ``accounts``, sign-in and API tokens, and
-    with ``uploads`` too, bot uploads (:mod:`arena.submission.web_submit`).
+    with ``uploads`` too, bot uploads (:mod:`arena.submission.web_submit`), after removing the
+    stale staging folders an interrupted upload left (``app.state.stale_staging`` lists them).
 
     :raises StorageError: if a file is missing or not an arena database.
     """
@@ -139,6 +141,7 @@ def create_app(db_path: str | Path, play: PlayConfig | None = None, query_second
     app.state.play = manager
     app.state.accounts = door
     app.state.uploads = web_submit.Uploads(uploads) if uploads is not None else None
+    app.state.stale_staging = remove_stale_staging(uploads.data_dir) if uploads is not None else []
     app.state.play_secret = secrets.token_bytes(32)
     app.state.templates = _templates()
     app.add_middleware(SecurityHeaders)

@@ -63,6 +63,9 @@ def serve(db_path: str | Path, *, host: str = DEFAULT_HOST, port: int = DEFAULT_
                  f"sign-ins write the accounts tables of {db_path}")
     if uploads is not None:
         announce(f"uploads: at http://{shown}:{port}/submit and /api/submissions, stored in {uploads.data_dir}")
+        if app.state.stale_staging:
+            announce(f"uploads: removed {len(app.state.stale_staging)} staging folder(s) an interrupted upload left "
+                     f"in {uploads.data_dir / 'incoming'}")
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
     with sock:
         server.run(sockets=[sock])
