@@ -29,7 +29,8 @@ from arena.league.storage import StorageError
 @click.option("--sandbox", type=click.Choice(["auto", "bwrap", "none"]), default="auto", show_default=True,
               help="How the bots of matches with people are confined (as for `arena play`; docs/security.md).")
 @click.option("--accounts", is_flag=True,
-              help="Offer sign-in and API tokens for the users of `arena user` (writes DB's accounts tables only).")
+              help="Offer sign-in and API tokens for the users of `arena user` (writes DB's accounts tables, and "
+                   "ladder entrants' states that an admin changes).")
 @click.option("--open-registration", is_flag=True, help="With --accounts: anyone may create an account at /register.")
 @click.option("--uploads", is_flag=True,
               help="With --accounts: authors upload bots at /submit and /api/submissions (docs/submitting.md).")
@@ -50,7 +51,8 @@ def serve(host: str, port: int, db_path: Path, play: bool, play_db: Path | None,
     bots (the sample bots and the database's bots that can be started here); those matches
     are stored in --play-db, never in DB, so they cannot change the bots' ratings.
     With --accounts, people sign in with their token and the API takes it as a Bearer token;
-    sign-ins are the only writes to DB (docs/security.md, "Accounts and tokens").
+    sign-ins are its writes to DB (docs/security.md, "Accounts and tokens"), with admins'
+    pausing, resuming and removing ladder entrants from the ladder pages (docs/ladder.md).
     With --uploads as well, signed-in authors upload bots (docs/submitting.md); those write
     DB's submissions tables and --data-dir, and the start removes staging folders an
     interrupted upload left there (an hour old or more).

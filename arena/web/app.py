@@ -32,7 +32,7 @@ from arena.league.queries import age_text
 from arena.submission import web_auth, web_submit
 from arena.submission.submissions import remove_stale_staging
 from arena.submission.web_auth import AccountsConfig, AccountsDoor
-from arena.web import api, pages, play_routes, replay_routes
+from arena.web import api, ladder_admin, pages, play_routes, replay_routes
 from arena.web.charts import win_colour
 from arena.web.data import BadRequest, NotFound, lower_scores_win
 from arena.web.play import PlayConfig, PlayManager
@@ -107,9 +107,10 @@ def create_app(db_path: str | Path, play: PlayConfig | None = None, query_second
                accounts: AccountsConfig | None = None, uploads: web_submit.UploadsConfig | None = None) -> Starlette:
     """The web app over the database at ``db_path``, opened read-only now; each request's
     queries may take ``query_seconds``.  With ``play``, also the Play area, where visitors
-    play against bots (:mod:`.play_routes`); with ``accounts``, sign-in and API tokens, and
-    with ``uploads`` too, bot uploads (:mod:`arena.submission.web_submit`), after removing the
-    stale staging folders an interrupted upload left (``app.state.stale_staging`` lists them).
+    play against bots (:mod:`.play_routes`); with ``accounts``, sign-in and API tokens, an
+    admin's controls of ladder entrants (:mod:`.ladder_admin`), and with ``uploads`` too, bot
+    uploads (:mod:`arena.submission.web_submit`), after removing the stale staging folders
+    an interrupted upload left (``app.state.stale_staging`` lists them).
 
     :raises StorageError: if a file is missing or not an arena database.
     """
@@ -130,6 +131,7 @@ def create_app(db_path: str | Path, play: PlayConfig | None = None, query_second
 
     app = Starlette(
         routes=[*(web_auth.routes(accounts) if accounts is not None else []),
+                *(ladder_admin.routes if accounts is not None else []),
                 *(web_submit.routes if uploads is not None else []),
                 *(play_routes.routes if manager is not None else []),
                 *pages.routes, Mount("/api", routes=[*api.routes, *replay_routes.routes]),

@@ -46,7 +46,8 @@ def serve(db_path: str | Path, *, host: str = DEFAULT_HOST, port: int = DEFAULT_
           announce: Callable[[str], None] = print, play: PlayConfig | None = None,
           accounts: AccountsConfig | None = None, uploads: UploadsConfig | None = None) -> None:
     """Serve the database read-only until Ctrl-C (with ``play``, the Play area too; with
-    ``accounts``, sign-in and API tokens, which write the database's accounts tables).
+    ``accounts``, sign-in and API tokens, which write the database's accounts tables, and
+    admins' changes to ladder entrants).
 
     :raises StorageError: before serving, if a file is missing or not an arena database.
     :raises ListenError: before serving, if ``host:port`` cannot be listened on.
