@@ -40,10 +40,13 @@ from arena.league.storage import StorageError
               help="Largest upload, in MiB (the archive); also the most its files may unpack to.")
 @click.option("--max-uploads-per-hour", type=click.IntRange(min=1), default=10, show_default=True,
               help="Uploads one author may make in an hour, refused ones included (then 429).")
+@click.option("--hide-replays", is_flag=True,
+              help="Match records, replays and move lists only for admins and the authors of a bot that sat in "
+                   "the match (404 for others; without --accounts, for everyone); match lists and results stay public.")
 def serve(host: str, port: int, db_path: Path, play: bool, play_db: Path | None, play_max_open_per_visitor: int,
           play_max_running: int, play_move_timeout: float, sandbox: str, accounts: bool,
           open_registration: bool, uploads: bool, data_dir: Path | None, max_upload_mb: int,
-          max_uploads_per_hour: int) -> None:
+          max_uploads_per_hour: int, hide_replays: bool) -> None:
     """Serve leaderboards, head-to-head, tournaments, matches and replays of a database, read-only.
 
     Opens the file read-only (it can be served while a tournament writes to it); see
@@ -56,6 +59,8 @@ def serve(host: str, port: int, db_path: Path, play: bool, play_db: Path | None,
     With --uploads as well, signed-in authors upload bots (docs/submitting.md); those write
     DB's submissions tables and --data-dir, and the start removes staging folders an
     interrupted upload left there (an hour old or more).
+    With --hide-replays, match records and replays are only for admins and the authors of
+    the match's bots (docs/web.md, "Hidden replays").
     """
     from arena.submission.web_auth import AccountsConfig
     from arena.web.play import PlayConfig
@@ -88,6 +93,6 @@ def serve(host: str, port: int, db_path: Path, play: bool, play_db: Path | None,
     try:
         run_server(db_path, host=host, port=port, announce=click.echo, play=config,
                    accounts=AccountsConfig(open_registration=open_registration) if accounts else None,
-                   uploads=upload_config)
+                   uploads=upload_config, hide_replays=hide_replays)
     except (StorageError, ListenError) as error:
         raise click.ClickException(str(error)) from None

@@ -14,6 +14,7 @@ from starlette.templating import Jinja2Templates
 from arena.league.storage import Database
 from arena.web import data, ladder_admin, ladders as ladder_data
 from arena.web.charts import rating_history_svg
+from arena.web.hidden_replays import check_visible
 from arena.web.store import ReadOnlyStore
 
 
@@ -120,7 +121,8 @@ def matches(request: Request) -> Response:
 
 def match(request: Request) -> Response:
     with _store(request).connect() as db:
-        info = data.match(db, request.path_params["match_id"])
+        info = data.match(db, request.path_params["match_id"])  # first: a match that does not exist is "no match N"
+        check_visible(request, db, info["id"])
     return _render(request, "match.html", {"m": info})
 
 
