@@ -29,7 +29,8 @@ from arena.league.storage import StorageError
 @click.option("--sandbox", type=click.Choice(["auto", "bwrap", "none"]), default="auto", show_default=True,
               help="How the bots of matches with people are confined (as for `arena play`; docs/security.md).")
 @click.option("--accounts", is_flag=True,
-              help="Offer sign-in and API tokens for the users of `arena user` (writes DB's accounts tables only).")
+              help="Offer sign-in and API tokens for the users of `arena user` (writes DB's accounts tables, and "
+                   "ladder entrants' states that an admin changes).")
 @click.option("--open-registration", is_flag=True, help="With --accounts: anyone may create an account at /register.")
 @click.option("--uploads", is_flag=True,
               help="With --accounts: authors upload bots at /submit and /api/submissions (docs/submitting.md).")
@@ -43,10 +44,13 @@ from arena.league.storage import StorageError
               help="Reverse proxies (IP addresses or networks, comma-separated; 'none': no one) whose "
                    "X-Forwarded-For and X-Forwarded-Proto are believed: the client address the limits "
                    "count and https for Secure cookies (docs/hosting.md).")
+@click.option("--hide-replays", is_flag=True,
+              help="Match records, replays and move lists only for admins and the authors of a bot that sat in "
+                   "the match (404 for others; without --accounts, for everyone); match lists and results stay public.")
 def serve(host: str, port: int, db_path: Path, play: bool, play_db: Path | None, play_max_open_per_visitor: int,
           play_max_running: int, play_move_timeout: float, sandbox: str, accounts: bool,
           open_registration: bool, uploads: bool, data_dir: Path | None, max_upload_mb: int,
-          max_uploads_per_hour: int, proxies: str) -> None:
+          max_uploads_per_hour: int, proxies: str, hide_replays: bool) -> None:
     """Serve leaderboards, head-to-head, tournaments, matches and replays of a database, read-only.
 
     Opens the file read-only (it can be served while a tournament writes to it); see
@@ -54,9 +58,13 @@ def serve(host: str, port: int, db_path: Path, play: bool, play_db: Path | None,
     bots (the sample bots and the database's bots that can be started here); those matches
     are stored in --play-db, never in DB, so they cannot change the bots' ratings.
     With --accounts, people sign in with their token and the API takes it as a Bearer token;
-    sign-ins are the only writes to DB (docs/security.md, "Accounts and tokens").
+    sign-ins are its writes to DB (docs/security.md, "Accounts and tokens"), with admins'
+    pausing, resuming and removing ladder entrants from the ladder pages (docs/ladder.md).
     With --uploads as well, signed-in authors upload bots (docs/submitting.md); those write
-    DB's submissions tables and --data-dir.
+    DB's submissions tables and --data-dir, and the start removes staging folders an
+    interrupted upload left there (an hour old or more).
+    With --hide-replays, match records and replays are only for admins and the authors of
+    the match's bots (docs/web.md, "Hidden replays").
     """
     from arena.submission.web_auth import AccountsConfig
     from arena.web.play import PlayConfig
@@ -93,6 +101,6 @@ def serve(host: str, port: int, db_path: Path, play: bool, play_db: Path | None,
     try:
         run_server(db_path, host=host, port=port, announce=click.echo, play=config,
                    accounts=AccountsConfig(open_registration=open_registration) if accounts else None,
-                   uploads=upload_config, proxies=trusted)
+                   uploads=upload_config, proxies=trusted, hide_replays=hide_replays)
     except (StorageError, ListenError) as error:
         raise click.ClickException(str(error)) from None

@@ -143,6 +143,10 @@ def policy(db: Database, ladder: str) -> ServerPolicy:
     return ServerPolicy(languages=LANGUAGES, games=frozenset(games))
 
 
+INCOMING = "incoming"
+"""The data dir's folder where uploads are unpacked before they are stored."""
+
+
 def _read_only(folder: Path) -> None:
     """Files 0o444 (0o555 if executable) and folders 0o555: a stored version never changes."""
     for parent, folders, files in os.walk(folder):
@@ -155,13 +159,41 @@ def _read_only(folder: Path) -> None:
 
 
 def _remove(folder: Path) -> None:
-    """Remove a (possibly read-only) unpacked tree."""
+    """Remove a (possibly read-only) unpacked tree (a link in it is removed, its target never
+    touched: chmod would follow it)."""
     for parent, folders, _ in os.walk(folder):
         for name in folders:
-            Path(parent, name).chmod(0o755)
+            if not Path(parent, name).is_symlink():
+                Path(parent, name).chmod(0o755)
     if folder.exists():
         folder.chmod(0o755)
     shutil.rmtree(folder, ignore_errors=True)
+
+
+STALE_STAGING_S = 3600.0
+"""A staging folder this much older than its last change belongs to no upload in progress.
+
+A folder is staged only while one request unpacks and checks one archive, which its size limit
+(``--max-upload-mb``, also the most it may unpack to) bounds to seconds; an hour leaves a wide
+margin for a loaded machine and for another server sharing the data dir (one being restarted
+while the old one finishes a request), so no live unpack's folder is ever taken from under it."""
+
+
+def remove_stale_staging(data_dir: Path, older_than: float = STALE_STAGING_S) -> list[Path]:
+    """Remove the staging folders (``incoming/.*.part``, :func:`archive.unpack`'s) that a server
+    stopped mid-unpack left, once ``older_than`` seconds old; return them.  Nothing else is
+    touched: not other names, not files or links, not what ``incoming/`` holds below them."""
+    incoming = Path(data_dir) / INCOMING
+    if not incoming.is_dir():
+        return []
+    cutoff = time.time() - older_than
+    removed = []
+    for entry in sorted(incoming.iterdir()):
+        if entry.name.startswith(".") and entry.name.endswith(".part") and not entry.is_symlink() \
+                and entry.is_dir() and entry.lstat().st_mtime < cutoff:
+            _remove(entry)
+            removed.append(entry)
+    return removed
 
 
 def bot_folder(data_dir: Path, author: str, name: str, content_hash: str) -> Path:
@@ -182,7 +214,7 @@ def receive(db: Database, data_dir: Path, author: accounts.User, data: bytes, *,
     from arena.submission.archive import ArchiveLimits, unpack
 
     server = policy(db, ladder)
-    incoming = Path(data_dir) / "incoming"
+    incoming = Path(data_dir) / INCOMING
     incoming.mkdir(parents=True, exist_ok=True)
     staged = incoming / secrets.token_hex(8)
     bot = unpack(data, staged, ArchiveLimits() if limits is None else limits, policy=server)
@@ -227,5 +259,5 @@ def read_log(data_dir: Path, log_path: str) -> str:
     return path.read_text(encoding="utf-8", errors="replace") if log_path and path.is_file() else ""
 
 
-__all__ = ["LANGUAGES", "NameOwnedError", "SCHEMA", "Submission", "SubmissionError", "bot_folder",
-           "policy", "read_log", "receive", "submission", "submissions"]
+__all__ = ["LANGUAGES", "NameOwnedError", "SCHEMA", "STALE_STAGING_S", "Submission", "SubmissionError", "bot_folder",
+           "policy", "read_log", "receive", "remove_stale_staging", "submission", "submissions"]

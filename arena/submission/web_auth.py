@@ -174,6 +174,18 @@ def bearer_user(request: Request) -> accounts.User:
     return user
 
 
+def request_user(request: Request) -> accounts.User | None:
+    """Who asks, for routes that anyone may ask but some see more: the Bearer token's user if
+    the request carries an ``Authorization`` header (a bad token is still a 401, not a stranger),
+    else the signed-in session's, else ``None`` (also without ``--accounts``).  From a thread."""
+    if request.app.state.accounts is None:
+        return None
+    if "authorization" in request.headers:
+        return bearer_user(request)
+    session = signed_in(request)
+    return None if session is None else session.user
+
+
 def me(request: Request) -> Response:
     """``/api/me``: who the token belongs to."""
     user = bearer_user(request)

@@ -9,6 +9,7 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 from arena.web import data, ladders as ladder_data
+from arena.web.hidden_replays import check_visible
 from arena.web.store import ReadOnlyStore
 
 
@@ -72,8 +73,11 @@ def matches(request: Request) -> JSONResponse:
 
 
 def match(request: Request) -> JSONResponse:
+    """A match with its record: hidden as its replay is (:mod:`.hidden_replays`)."""
     with _store(request).connect() as db:
-        return JSONResponse(data.match(db, request.path_params["match_id"]))
+        found = data.match(db, request.path_params["match_id"])
+        check_visible(request, db, found["id"])
+        return JSONResponse(found)
 
 
 routes = [

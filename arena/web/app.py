@@ -30,8 +30,9 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from arena.league.queries import age_text
 from arena.submission import web_auth, web_submit
+from arena.submission.submissions import remove_stale_staging
 from arena.submission.web_auth import AccountsConfig, AccountsDoor
-from arena.web import api, pages, play_routes, replay_routes
+from arena.web import api, ladder_admin, pages, play_routes, replay_routes
 from arena.web.charts import win_colour
 from arena.web.data import BadRequest, NotFound, lower_scores_win
 from arena.web.play import PlayConfig, PlayManager
@@ -103,11 +104,15 @@ async def _http_error(request: Request, exc: Any) -> Response:
 
 
 def create_app(db_path: str | Path, play: PlayConfig | None = None, query_seconds: float = QUERY_SECONDS,
-               accounts: AccountsConfig | None = None, uploads: web_submit.UploadsConfig | None = None) -> Starlette:
+               accounts: AccountsConfig | None = None, uploads: web_submit.UploadsConfig | None = None,
+               hide_replays: bool = False) -> Starlette:
     """The web app over the database at ``db_path``, opened read-only now; each request's
     queries may take ``query_seconds``.  With ``play``, also the Play area, where visitors
-    play against bots (:mod:`.play_routes`); with ``accounts``, sign-in and API tokens, and
-    with ``uploads`` too, bot uploads (:mod:`arena.submission.web_submit`).
+    play against bots (:mod:`.play_routes`); with ``accounts``, sign-in and API tokens, an
+    admin's controls of ladder entrants (:mod:`.ladder_admin`), and with ``uploads`` too, bot
+    uploads (:mod:`arena.submission.web_submit`), after removing the stale staging folders
+    an interrupted upload left (``app.state.stale_staging`` lists them).  With
+    ``hide_replays``, match records only for admins and their bots' authors (:mod:`.hidden_replays`).
 
     :raises StorageError: if a file is missing or not an arena database.
     """
@@ -128,6 +133,7 @@ def create_app(db_path: str | Path, play: PlayConfig | None = None, query_second
 
     app = Starlette(
         routes=[*(web_auth.routes(accounts) if accounts is not None else []),
+                *(ladder_admin.routes if accounts is not None else []),
                 *(web_submit.routes if uploads is not None else []),
                 *(play_routes.routes if manager is not None else []),
                 *pages.routes, Mount("/api", routes=[*api.routes, *replay_routes.routes]),
@@ -139,6 +145,8 @@ def create_app(db_path: str | Path, play: PlayConfig | None = None, query_second
     app.state.play = manager
     app.state.accounts = door
     app.state.uploads = web_submit.Uploads(uploads) if uploads is not None else None
+    app.state.stale_staging = remove_stale_staging(uploads.data_dir) if uploads is not None else []
+    app.state.hide_replays = hide_replays
     app.state.play_secret = secrets.token_bytes(32)
     app.state.templates = _templates()
     app.add_middleware(SecurityHeaders)

@@ -12,8 +12,9 @@ from starlette.routing import Route
 from starlette.templating import Jinja2Templates
 
 from arena.league.storage import Database
-from arena.web import data, ladders as ladder_data
+from arena.web import data, ladder_admin, ladders as ladder_data
 from arena.web.charts import rating_history_svg
+from arena.web.hidden_replays import check_visible
 from arena.web.store import ReadOnlyStore
 
 
@@ -98,11 +99,14 @@ def ladders(request: Request) -> Response:
 
 
 def ladder(request: Request) -> Response:
-    """Complete as served; ``static/ladder.js`` then refreshes its parts while the ladder runs."""
+    """Complete as served; ``static/ladder.js`` then refreshes its parts while the ladder runs.
+    A signed-in admin also gets a table of buttons (:mod:`.ladder_admin`), apart from the
+    leaderboard the script redraws."""
     store = _store(request)
     with store.connect() as db:
         info = ladder_data.ladder(store, db, request.path_params["tid"])
-    return _render(request, "ladder.html", {"l": info})
+    admin = request.app.state.accounts is not None and ladder_admin.is_admin(request)
+    return _render(request, "ladder.html", {"l": info, "admin": admin})
 
 
 def matches(request: Request) -> Response:
@@ -117,7 +121,8 @@ def matches(request: Request) -> Response:
 
 def match(request: Request) -> Response:
     with _store(request).connect() as db:
-        info = data.match(db, request.path_params["match_id"])
+        info = data.match(db, request.path_params["match_id"])  # first: a match that does not exist is "no match N"
+        check_visible(request, db, info["id"])
     return _render(request, "match.html", {"m": info})
 
 

@@ -23,8 +23,10 @@ from starlette.routing import Route
 
 from arena.league.storage import Database, NotFoundError
 from arena.web.data import BadRequest, NotFound, is_whole_number
+from arena.web.hidden_replays import check_visible
 from arena.web.play import PLAY_FORMAT, LimitReached, PlayManager, opponents, parse_choice
 from arena.web.replay import match_replay
+from arena.web.store import ReadOnlyStore
 from referee.games import game_class, game_names
 
 COOKIE = "arena_visitor"
@@ -192,6 +194,13 @@ def _play_db(request: Request) -> Database:
     return Database(_manager(request).config.db_path, readonly=True)
 
 
+def _check_visible(request: Request, db: Database, match_id: int) -> None:
+    """A match with a person is a record of the league's bots too: hidden as theirs are."""
+    store: ReadOnlyStore = request.app.state.store
+    with store.connect() as league:
+        check_visible(request, league, match_id, seats=db)
+
+
 def played_list(request: Request) -> Response:
     """``/play/matches``: every stored match with a person, newest first."""
     with _play_db(request) as db:
@@ -212,6 +221,7 @@ def played_match(request: Request) -> Response:
             match = db.match(match_id)
         except NotFoundError:
             raise NotFound(f"no match {match_id} with a person") from None
+        _check_visible(request, db, match_id)
         labels = {bot.id: bot.label for bot in db.bots()}
     players = [labels.get(b, str(b)) for b in match.bot_ids]
     return request.app.state.templates.TemplateResponse(
@@ -225,6 +235,7 @@ def played_replay(request: Request) -> Response:
     if not is_whole_number(start) or (count and not is_whole_number(count)):
         raise BadRequest("from and count must be whole numbers")
     with _play_db(request) as db:
+        _check_visible(request, db, request.path_params["match_id"])
         data = match_replay(db, request.path_params["match_id"], request.query_params.get("view"),
                             start=int(start), count=int(count) if count else None)
     return JSONResponse(data)

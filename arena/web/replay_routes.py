@@ -13,6 +13,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from arena.web.data import BadRequest, is_whole_number
+from arena.web.hidden_replays import check_visible
 from arena.web.replay import match_replay
 from arena.web.store import ReadOnlyStore
 
@@ -33,6 +34,9 @@ def replay_json(request: Request) -> Response:
     view = request.query_params.get("view") or "table"
     start = _whole_number(request, "from", 0) or 0
     count = _whole_number(request, "count", None)
+    if request.app.state.hide_replays:  # before the cache: a kept replay is no less hidden
+        with store.connect() as db:
+            check_visible(request, db, match_id)
     key = (match_id, view, start, count)
     body: bytes | None = store.replays.get(key)
     if body is None:

@@ -73,9 +73,11 @@ def listen(host: str, port: int) -> socket.socket:
 def serve(db_path: str | Path, *, host: str = DEFAULT_HOST, port: int = DEFAULT_PORT,
           announce: Callable[[str], None] = print, play: PlayConfig | None = None,
           accounts: AccountsConfig | None = None, uploads: UploadsConfig | None = None,
-          proxies: list[str] | None = None) -> None:
+          proxies: list[str] | None = None, hide_replays: bool = False) -> None:
     """Serve the database read-only until Ctrl-C (with ``play``, the Play area too; with
-    ``accounts``, sign-in and API tokens, which write the database's accounts tables).
+    ``accounts``, sign-in and API tokens, which write the database's accounts tables, and
+    admins' changes to ladder entrants; with ``hide_replays``, match records only for admins
+    and their bots' authors).
 
     ``proxies`` (default :data:`DEFAULT_PROXIES`) are the peers whose ``X-Forwarded-For`` and
     ``X-Forwarded-Proto`` are believed: the per-address limits then count the forwarded client,
@@ -85,7 +87,7 @@ def serve(db_path: str | Path, *, host: str = DEFAULT_HOST, port: int = DEFAULT_
     :raises StorageError: before serving, if a file is missing or not an arena database.
     :raises ListenError: before serving, if ``host:port`` cannot be listened on.
     """
-    app = create_app(db_path, play, accounts=accounts, uploads=uploads)
+    app = create_app(db_path, play, accounts=accounts, uploads=uploads, hide_replays=hide_replays)
     sock = listen(host, port)
     shown = f"[{host}]" if ":" in host else host
     announce(f"serving {db_path} read-only at http://{shown}:{port}/ (Ctrl-C stops)")
@@ -97,6 +99,11 @@ def serve(db_path: str | Path, *, host: str = DEFAULT_HOST, port: int = DEFAULT_
                  f"sign-ins write the accounts tables of {db_path}")
     if uploads is not None:
         announce(f"uploads: at http://{shown}:{port}/submit and /api/submissions, stored in {uploads.data_dir}")
+        if app.state.stale_staging:
+            announce(f"uploads: removed {len(app.state.stale_staging)} staging folder(s) an interrupted upload left "
+                     f"in {uploads.data_dir / 'incoming'}")
+    if hide_replays:
+        announce("replays and match records: only for admins and the authors of a match's bots (--hide-replays)")
     trusted = trusted_proxies(DEFAULT_PROXIES) if proxies is None else proxies
     if trusted != trusted_proxies(DEFAULT_PROXIES):
         announce(f"forwarded headers believed from: {', '.join(trusted) or 'no one'}")

@@ -28,12 +28,13 @@ BOT_TIME = TimeControl(move_timeout=1.0, time_bank=2.0, max_faults=3, startup_ti
 class PlayServer(Server):
     """``create_app(ladder, PlayConfig(...))`` under uvicorn in a thread."""
 
-    def __init__(self, folder: Path, **options: Any) -> None:
+    def __init__(self, folder: Path, *, accounts: Any = None, hide_replays: bool = False, **options: Any) -> None:
+        """``options``: the :class:`PlayConfig`'s; ``accounts`` and ``hide_replays``: the app's."""
         self.ladder = folder / "ladder.db"
         Database(self.ladder).close()
         self.config = replace(PlayConfig(db_path=folder / "play.db", ladder=self.ladder, time_control=BOT_TIME,
                                          sandbox=SandboxConfig(SandboxMode.AUTO).resolved()), **options)
-        super().__init__(self.ladder, self.config, stop_seconds=40)
+        super().__init__(self.ladder, self.config, stop_seconds=40, accounts=accounts, hide_replays=hide_replays)
 
 
 class Visitor:
