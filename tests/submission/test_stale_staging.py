@@ -9,8 +9,8 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
-import threading
 import sys
+import threading
 import time
 from pathlib import Path
 
