@@ -9,6 +9,7 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 from arena.web import data, ladders as ladder_data
+from arena.web.bot_output import reader
 from arena.web.store import ReadOnlyStore
 
 
@@ -72,8 +73,9 @@ def matches(request: Request) -> JSONResponse:
 
 
 def match(request: Request) -> JSONResponse:
+    user = reader(request)
     with _store(request).connect() as db:
-        return JSONResponse(data.match(db, request.path_params["match_id"]))
+        return JSONResponse(data.match(db, request.path_params["match_id"], user))
 
 
 routes = [

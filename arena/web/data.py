@@ -14,6 +14,8 @@ from typing import Any
 from arena.league.queries import bot_labels, h2h_matrix, rating_json
 from arena.league.ratings import rating_history
 from arena.league.storage import BotRow, Database, MatchRow, NotFoundError, QueryInterrupted, TournamentRow
+from arena.submission.accounts import User
+from arena.web.bot_output import readable_seats, shown_faults
 from arena.web.store import ReadOnlyStore
 from referee.games import game_class, game_names
 
@@ -295,8 +297,9 @@ def matches(db: Database, where: MatchFilter, per_page: int = PER_PAGE,
             "matches": [match_json(m, labels) for m in rows]}
 
 
-def match(db: Database, match_id: int) -> dict[str, Any]:
-    """A match with its full record: moves (comments, times, statuses) and faults."""
+def match(db: Database, match_id: int, reader: User | None) -> dict[str, Any]:
+    """A match with its full record: moves (comments, times, statuses) and faults, whose
+    details only ``reader`` may read where they concern a bot of theirs (:mod:`.bot_output`)."""
     try:
         row = db.match(match_id)
         record = db.match_record(match_id)
@@ -307,5 +310,6 @@ def match(db: Database, match_id: int) -> dict[str, Any]:
         "players": record.players, "termination": record.termination, "reason": record.reason,
         "scores": record.scores, "ranking": ranks(record.ranking), "duration_s": record.duration_s,
         "bank_used": record.bank_used, "time_control": record.time_control,
-        "moves": [m.to_json() for m in record.moves], "faults": [f.to_json() for f in record.faults]}
+        "moves": [m.to_json() for m in record.moves],
+        "faults": shown_faults([f.to_json() for f in record.faults], readable_seats(db, reader, row.bot_ids))}
     return data

@@ -13,6 +13,7 @@ from starlette.templating import Jinja2Templates
 
 from arena.league.storage import Database
 from arena.web import data, ladders as ladder_data
+from arena.web.bot_output import reader
 from arena.web.charts import rating_history_svg
 from arena.web.store import ReadOnlyStore
 
@@ -116,8 +117,9 @@ def matches(request: Request) -> Response:
 
 
 def match(request: Request) -> Response:
+    user = reader(request)
     with _store(request).connect() as db:
-        info = data.match(db, request.path_params["match_id"])
+        info = data.match(db, request.path_params["match_id"], user)
     return _render(request, "match.html", {"m": info})
 
 

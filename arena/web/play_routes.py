@@ -24,6 +24,7 @@ from starlette.routing import Route
 from arena.league.storage import Database, NotFoundError
 from arena.web.data import BadRequest, NotFound, is_whole_number
 from arena.web.play import PLAY_FORMAT, LimitReached, PlayManager, opponents, parse_choice
+from arena.web.bot_output import reader
 from arena.web.replay import match_replay
 from referee.games import game_class, game_names
 
@@ -224,9 +225,12 @@ def played_replay(request: Request) -> Response:
     count = request.query_params.get("count", "")
     if not is_whole_number(start) or (count and not is_whole_number(count)):
         raise BadRequest("from and count must be whole numbers")
+    user = reader(request)
     with _play_db(request) as db:
+        # The organiser's bots play here: their own words are for admins only (bot_output).
         data = match_replay(db, request.path_params["match_id"], request.query_params.get("view"),
-                            start=int(start), count=int(count) if count else None)
+                            start=int(start), count=int(count) if count else None,
+                            readable=None if user is not None and user.admin else ())
     return JSONResponse(data)
 
 

@@ -12,7 +12,9 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from arena.web.data import BadRequest, is_whole_number
+from arena.league.storage import Database, NotFoundError
+from arena.web.bot_output import readable_seats, reader
+from arena.web.data import BadRequest, NotFound, is_whole_number
 from arena.web.replay import match_replay
 from arena.web.store import ReadOnlyStore
 
@@ -26,6 +28,13 @@ def _whole_number(request: Request, name: str, default: int | None) -> int | Non
     return int(text)
 
 
+def _bot_ids(db: Database, match_id: int) -> list[int]:
+    try:
+        return db.match(match_id).bot_ids
+    except NotFoundError:
+        raise NotFound(f"no match {match_id}") from None
+
+
 def replay_json(request: Request) -> Response:
     """``?view=table|SEAT&from=N&count=K``: steps N to N+K (default: all of them)."""
     store: ReadOnlyStore = request.app.state.store
@@ -33,11 +42,14 @@ def replay_json(request: Request) -> Response:
     view = request.query_params.get("view") or "table"
     start = _whole_number(request, "from", 0) or 0
     count = _whole_number(request, "count", None)
-    key = (match_id, view, start, count)
+    user = reader(request)
+    with store.connect() as db:
+        readable = frozenset() if user is None else readable_seats(db, user, _bot_ids(db, match_id))
+    key = (match_id, view, start, count, readable)  # who reads which faults' details is part of the answer
     body: bytes | None = store.replays.get(key)
     if body is None:
         with store.connect() as db:
-            data = match_replay(db, match_id, view, start=start, count=count)
+            data = match_replay(db, match_id, view, start=start, count=count, readable=readable)
         body = json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode()
         if data["status"] == "done":
             store.replays.put(key, body)
