@@ -1,7 +1,9 @@
 """The replay viewer's JSON: ``/api/matches/{id}/replay?view=table|SEAT``.
 
 A played match never changes, so its encoded replay is kept (a few, least recently used):
-re-simulating and drawing 200 steps takes longer than serving them again.
+re-simulating and drawing 200 steps takes longer than serving them again.  It is kept per set
+of seats whose fault texts the reader may read (:mod:`.bot_output`), so an author's answer
+never reaches anyone else.
 """
 
 from __future__ import annotations
@@ -43,8 +45,10 @@ def replay_json(request: Request) -> Response:
     start = _whole_number(request, "from", 0) or 0
     count = _whole_number(request, "count", None)
     user = reader(request)
-    with store.connect() as db:
-        readable = frozenset() if user is None else readable_seats(db, user, _bot_ids(db, match_id))
+    readable: frozenset[int] = frozenset()
+    if user is not None:
+        with store.connect() as db:
+            readable = readable_seats(db, user, _bot_ids(db, match_id))
     key = (match_id, view, start, count, readable)  # who reads which faults' details is part of the answer
     body: bytes | None = store.replays.get(key)
     if body is None:
