@@ -147,7 +147,8 @@ def get(client: Client, path: str, token: str | None = None) -> tuple[int, str]:
 
 def match_routes(league: League) -> list[str]:
     """Every route that shows a match, its faults or its bots."""
-    routes = ["/", "/matches", "/api/matches", f"/tournaments/{league.tournament}",
+    routes = ["/", "/matches", "/api/matches", "/tournaments", "/api/tournaments", "/api/games",
+              f"/tournaments/{league.tournament}",
               f"/api/tournaments/{league.tournament}", f"/bots/{league.leaky_bot}", f"/api/bots/{league.leaky_bot}",
               "/ladders", f"/ladders/{league.ladder}", f"/api/ladders/{league.ladder}", "/games/yaniv/standard",
               "/api/games/yaniv/standard/ratings", "/api/games/yaniv/standard/h2h",
