@@ -472,16 +472,21 @@ class BotProcess:
         tail = self.output_tail()
         return f"{how}: {tail}" if tail else how
 
-    def output_tail(self) -> str:
-        """The most telling line of the bot's last 4 KiB of output (:func:`telling_line`)."""
+    def output(self, limit: int) -> str:
+        """The last ``limit`` bytes of the bot's output (stdout and stderr), as text; read
+        before :meth:`stop`, which deletes the log."""
         if self._log is None or self._log.closed:
             return ""
         try:
             size = os.fstat(self._log.fileno()).st_size
-            tail = os.pread(self._log.fileno(), 4096, max(0, size - 4096))
+            tail = os.pread(self._log.fileno(), limit, max(0, size - limit))
         except OSError:
             return ""
-        return telling_line(tail.decode("utf-8", errors="replace"))
+        return tail.decode("utf-8", errors="replace")
+
+    def output_tail(self) -> str:
+        """The most telling line of the bot's last 4 KiB of output (:func:`telling_line`)."""
+        return telling_line(self.output(4096))
 
     def sandbox_init(self) -> int | None:
         """In bwrap mode, the pid of the sandbox's first process (its PID namespace's init)."""

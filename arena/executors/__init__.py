@@ -13,7 +13,7 @@ Every executor plays a job the same way, with :func:`play_job` and a
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -87,11 +87,14 @@ class Executor(Protocol):
 
 
 
-def play_job(job: MatchJob, keeper: BotKeeper, on_ready: Callable[[], None] | None = None) -> JobResult:
+def play_job(job: MatchJob, keeper: BotKeeper, on_ready: Callable[[], None] | None = None,
+             on_played: Callable[[Sequence[BotSpec | BotConnection | BotUnavailable]], None] | None = None
+             ) -> JobResult:
     """Play one job with the worker's bots; exceptions become an error result.
 
     ``on_ready`` is called once the bots are ready, as the match begins (a local worker then
-    starts its next match's bots)."""
+    starts its next match's bots); ``on_played`` with the seats' bots after the match, before
+    they stop (the submission worker reads the submitted bot's output then)."""
     used: list[BotSpec | BotConnection | BotUnavailable] = []
     record: MatchRecord | None = None
     stored: bytes | None = None
@@ -113,6 +116,8 @@ def play_job(job: MatchJob, keeper: BotKeeper, on_ready: Callable[[], None] | No
     except Exception as exc:  # noqa: BLE001 - a referee or engine bug must not stop the tournament
         error = f"{type(exc).__name__}: {exc}"
     finally:  # also on SystemExit (SIGTERM): never leave bot processes behind
+        if on_played is not None and used:
+            on_played(used)
         stop_start = time.monotonic()
         keeper.release(used, record)
         stop = time.monotonic() - stop_start

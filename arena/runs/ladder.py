@@ -451,7 +451,7 @@ class Ladder:
             if result.match_id in stored and result.record is not None:
                 seated.update(bots)
                 self.stored_at.append(now)
-                self._note_forfeits(bots, result.record)
+                self._note_forfeits(bots, result.record, result.match_id)
         self.update_ratings()
         active = {e.bot_id: e for e in self.active}
         for bot in sorted(seated & set(active)):
@@ -461,14 +461,15 @@ class Ladder:
                 self.pause(bot, active[bot].label, f"forfeited {sum(since)} of its last {len(since)} "
                                                    f"matches" + (f" (last: {last})" if last else ""))
 
-    def _note_forfeits(self, bots: Sequence[int], record: MatchRecord) -> None:
-        """Add one stored match to its bots' recent outcomes; keep why a seat forfeited."""
+    def _note_forfeits(self, bots: Sequence[int], record: MatchRecord, match_id: int) -> None:
+        """Add one stored match to its bots' recent outcomes; keep why a seat forfeited: the
+        fault's kind and the match, never its detail, which may quote the bot (the reason is
+        public on the ladder's page; ``arena show`` and the bot's author see the detail)."""
         for seat, bot in enumerate(bots):
             self.recent.setdefault(bot, deque(maxlen=RECENT)).append((time.time(), seat in record.forfeited))
         for seat in record.forfeited:
             faults = [f for f in record.faults if f.seat == seat]
-            self.last_forfeit[bots[seat]] = (f"{faults[-1].kind.value}: {faults[-1].detail}" if faults
-                                             else "forfeited")[:200]
+            self.last_forfeit[bots[seat]] = f"{faults[-1].kind.value if faults else 'forfeited'} in match {match_id}"
 
     def per_minute(self, since: float) -> float:
         """Matches stored per minute over the last :data:`RATE_WINDOW_S` (or since ``since``)."""

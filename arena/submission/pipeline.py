@@ -14,6 +14,8 @@ control, played as a ladder's worker plays (:func:`arena.executors.play_job`).  
 does not finish, or in which the bot faults out or forfeits, fails validation; its record is
 kept as a file (``<data dir>/logs/<id>-seat<N>.json``, ``arena replay`` reads it), not as a
 tournament row: a validation match in the league would be rated with the ladder's matches.
+The submitted bot's output in each validation match (its last :data:`OUTPUT_BYTES`) is kept
+beside it as ``<id>-seat<N>.out``, for its author (:mod:`arena.submission.author_pages`).
 **Enter**: the bot is registered and added to its ladder; older ``active`` versions of the
 same author on that ladder beyond ``keep`` leave it (removed, state ``retired``).
 
@@ -30,6 +32,7 @@ log, the check's report and each validation match's outcome, for its author's ey
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -45,7 +48,7 @@ from arena.submission.build import BuildError, build_folder, ensure_built
 from arena.submission.submissions import KEEP, bot_folder
 from referee.bots import MANIFEST_NAME, BotSpec
 from referee.games import game_class
-from referee.match import MatchConfig, TimeControl
+from referee.match import BotConnection, BotUnavailable, MatchConfig, TimeControl
 from referee.sandbox import SandboxConfig
 
 
@@ -56,6 +59,10 @@ class Outcome:
     id: int
     state: str
     message: str
+
+
+OUTPUT_BYTES = 64 * 1024
+"""The submitted bot's output (stdout and stderr) kept per validation match: its last 64 KiB."""
 
 
 class StepFailed(Exception):
@@ -210,7 +217,14 @@ def _validate(spec: BotSpec, ladder: TournamentRow | None, sandbox: SandboxConfi
             config = MatchConfig(game=ladder.game, variant=ladder.variant, settings=ladder.settings,
                                  seed=ladder.seed + seat, match_id=f"validation-{seat}", time_control=tc,
                                  sandbox=sandbox.resolved())
-            result = play_job(MatchJob(0, config, tuple(bots)), keeper)
+            output: list[str] = []
+
+            def keep_output(used: Sequence[BotSpec | BotConnection | BotUnavailable], seat: int = seat) -> None:
+                bot = used[seat]
+                if isinstance(bot, BotConnection) and bot.process is not None:
+                    output.append(bot.process.output(OUTPUT_BYTES))
+
+            result = play_job(MatchJob(0, config, tuple(bots)), keeper, on_played=keep_output)
             record = result.record
             faults = [f for f in record.faults if f.seat == seat] if record else []
             problem = result.error or (f"forfeited: {record.reason}" if record and seat in record.forfeited else "")
@@ -219,6 +233,10 @@ def _validate(spec: BotSpec, ladder: TournamentRow | None, sandbox: SandboxConfi
                 file = records.with_name(f"{records.name}-seat{seat}.json")
                 file.write_text(record.dumps() + "\n", encoding="utf-8")
                 line += f"; record: {file.name}"
+            if output and output[0]:
+                file = records.with_name(f"{records.name}-seat{seat}.out")
+                file.write_text(output[0], encoding="utf-8")
+                line += f"; the bot's output: {file.name}"
             _append(log_path, f"== validation match {line}\n"
                               + "".join(f"   fault: {f.kind.value}: {f.detail}\n" for f in faults))
             if problem:

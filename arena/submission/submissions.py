@@ -125,6 +125,22 @@ def submission(db: Database, submission_id: int, reader: accounts.User) -> Submi
     return _submission(row)
 
 
+def authored_bots(db: Database, author: accounts.User, bot_ids: Sequence[int]) -> set[int]:
+    """The league bots among ``bot_ids`` that ``author``'s submissions entered in a ladder.
+
+    A submission for a ladder reaches ``active`` (later ``retired``) only once the bot of its
+    name and version is registered with its files, so that row is the author's.  Names are
+    owned whatever their case (:data:`SCHEMA`'s ``bot_names``), hence the case-blind match.
+    A submission for no ladder is never registered: it claims no league bot."""
+    if not bot_ids:
+        return set()
+    marks = ", ".join("?" * len(bot_ids))
+    return {int(row[0]) for row in db.conn.execute(
+        "SELECT b.id FROM bots b JOIN submissions s ON s.bot_name = b.name COLLATE NOCASE AND s.version = b.version"
+        f" WHERE s.author_id = ? AND s.ladder <> '' AND s.state IN ('active', 'retired') AND b.id IN ({marks})",
+        (author.id, *bot_ids))}
+
+
 def policy(db: Database, ladder: str) -> ServerPolicy:
     """What an upload for ``ladder`` (a ladder's name; ``""``: none yet) must be: a language
     of :data:`LANGUAGES`, and a game the ladder plays (without a ladder, any game arena hosts).
@@ -259,5 +275,5 @@ def read_log(data_dir: Path, log_path: str) -> str:
     return path.read_text(encoding="utf-8", errors="replace") if log_path and path.is_file() else ""
 
 
-__all__ = ["LANGUAGES", "NameOwnedError", "SCHEMA", "STALE_STAGING_S", "Submission", "SubmissionError", "bot_folder",
-           "policy", "read_log", "receive", "remove_stale_staging", "submission", "submissions"]
+__all__ = ["LANGUAGES", "NameOwnedError", "SCHEMA", "STALE_STAGING_S", "Submission", "SubmissionError", "authored_bots",
+           "bot_folder", "policy", "read_log", "receive", "remove_stale_staging", "submission", "submissions"]

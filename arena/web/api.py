@@ -9,7 +9,8 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 from arena.web import data, ladders as ladder_data
-from arena.web.hidden_replays import check_visible
+from arena.submission.web_auth import request_user
+from arena.web.bot_output import check_visible, match_readable
 from arena.web.store import ReadOnlyStore
 
 
@@ -73,10 +74,13 @@ def matches(request: Request) -> JSONResponse:
 
 
 def match(request: Request) -> JSONResponse:
-    """A match with its record: hidden as its replay is (:mod:`.hidden_replays`)."""
+    """A match with its record: fault texts for their authors, hidden as its replay is (:mod:`.bot_output`)."""
+    match_id = request.path_params["match_id"]
+    user = request_user(request)
     with _store(request).connect() as db:
-        found = data.match(db, request.path_params["match_id"])
-        check_visible(request, db, found["id"])
+        readable = match_readable(db, user, match_id)
+        found = data.match(db, match_id, readable)  # first: a match that does not exist is "no match N"
+        check_visible(request, match_id, readable)
         return JSONResponse(found)
 
 

@@ -7,6 +7,7 @@ renderers, never of the data.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
@@ -14,6 +15,7 @@ from typing import Any
 from arena.league.queries import bot_labels, h2h_matrix, rating_json
 from arena.league.ratings import rating_history
 from arena.league.storage import BotRow, Database, MatchRow, NotFoundError, QueryInterrupted, TournamentRow
+from arena.web.bot_output import shown_faults
 from arena.web.store import ReadOnlyStore
 from referee.games import game_class, game_names
 
@@ -295,8 +297,10 @@ def matches(db: Database, where: MatchFilter, per_page: int = PER_PAGE,
             "matches": [match_json(m, labels) for m in rows]}
 
 
-def match(db: Database, match_id: int) -> dict[str, Any]:
-    """A match with its full record: moves (comments, times, statuses) and faults."""
+def match(db: Database, match_id: int, readable: Collection[int] | None) -> dict[str, Any]:
+    """A match with its full record: moves (comments, times, statuses) and faults, whose
+    details show for the ``readable`` seats only (:func:`.bot_output.match_readable`;
+    ``None``: all)."""
     try:
         row = db.match(match_id)
         record = db.match_record(match_id)
@@ -307,5 +311,6 @@ def match(db: Database, match_id: int) -> dict[str, Any]:
         "players": record.players, "termination": record.termination, "reason": record.reason,
         "scores": record.scores, "ranking": ranks(record.ranking), "duration_s": record.duration_s,
         "bank_used": record.bank_used, "time_control": record.time_control,
-        "moves": [m.to_json() for m in record.moves], "faults": [f.to_json() for f in record.faults]}
+        "moves": [m.to_json() for m in record.moves],
+        "faults": shown_faults([f.to_json() for f in record.faults], readable)}
     return data

@@ -12,9 +12,10 @@ from starlette.routing import Route
 from starlette.templating import Jinja2Templates
 
 from arena.league.storage import Database
+from arena.submission.web_auth import request_user
 from arena.web import data, ladder_admin, ladders as ladder_data
+from arena.web.bot_output import check_visible, match_readable
 from arena.web.charts import rating_history_svg
-from arena.web.hidden_replays import check_visible
 from arena.web.store import ReadOnlyStore
 
 
@@ -120,9 +121,12 @@ def matches(request: Request) -> Response:
 
 
 def match(request: Request) -> Response:
+    match_id = request.path_params["match_id"]
+    user = request_user(request)
     with _store(request).connect() as db:
-        info = data.match(db, request.path_params["match_id"])  # first: a match that does not exist is "no match N"
-        check_visible(request, db, info["id"])
+        readable = match_readable(db, user, match_id)
+        info = data.match(db, match_id, readable)  # first: a match that does not exist is "no match N"
+        check_visible(request, match_id, readable)
     return _render(request, "match.html", {"m": info})
 
 

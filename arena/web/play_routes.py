@@ -22,11 +22,11 @@ from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
 from arena.league.storage import Database, NotFoundError
+from arena.submission.web_auth import request_user
+from arena.web.bot_output import check_visible
 from arena.web.data import BadRequest, NotFound, is_whole_number
-from arena.web.hidden_replays import check_visible
 from arena.web.play import PLAY_FORMAT, LimitReached, PlayManager, opponents, parse_choice
 from arena.web.replay import match_replay
-from arena.web.store import ReadOnlyStore
 from referee.games import game_class, game_names
 
 COOKIE = "arena_visitor"
@@ -194,11 +194,12 @@ def _play_db(request: Request) -> Database:
     return Database(_manager(request).config.db_path, readonly=True)
 
 
-def _check_visible(request: Request, db: Database, match_id: int) -> None:
-    """A match with a person is a record of the league's bots too: hidden as theirs are."""
-    store: ReadOnlyStore = request.app.state.store
-    with store.connect() as league:
-        check_visible(request, league, match_id, seats=db)
+def _readable(request: Request) -> frozenset[int] | None:
+    """The seats whose bots' words the reader may read at Play, where the organiser's bots
+    play: all for an admin, none for anyone else (:mod:`arena.web.bot_output`); who may see a
+    record that ``--hide-replays`` hides follows (admins)."""
+    user = request_user(request)
+    return None if user is not None and user.admin else frozenset()
 
 
 def played_list(request: Request) -> Response:
@@ -221,7 +222,7 @@ def played_match(request: Request) -> Response:
             match = db.match(match_id)
         except NotFoundError:
             raise NotFound(f"no match {match_id} with a person") from None
-        _check_visible(request, db, match_id)
+        check_visible(request, match_id, _readable(request))
         labels = {bot.id: bot.label for bot in db.bots()}
     players = [labels.get(b, str(b)) for b in match.bot_ids]
     return request.app.state.templates.TemplateResponse(
@@ -234,10 +235,12 @@ def played_replay(request: Request) -> Response:
     count = request.query_params.get("count", "")
     if not is_whole_number(start) or (count and not is_whole_number(count)):
         raise BadRequest("from and count must be whole numbers")
+    match_id = request.path_params["match_id"]
+    readable = _readable(request)
+    check_visible(request, match_id, readable)
     with _play_db(request) as db:
-        _check_visible(request, db, request.path_params["match_id"])
-        data = match_replay(db, request.path_params["match_id"], request.query_params.get("view"),
-                            start=int(start), count=int(count) if count else None)
+        data = match_replay(db, match_id, request.query_params.get("view"),
+                            start=int(start), count=int(count) if count else None, readable=readable)
     return JSONResponse(data)
 
 

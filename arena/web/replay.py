@@ -12,10 +12,12 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+from collections.abc import Collection
 from typing import Any
 
 from arena.league.queries import bot_labels
 from arena.league.storage import Database, NotFoundError
+from arena.web.bot_output import shown_faults
 from arena.web.data import BadRequest, NotFound, is_whole_number, ranks
 from arena.web.renderers import RenderContext, render_seat, render_table, renderer_for
 from referee.games.base import SettingsError, State
@@ -66,9 +68,10 @@ def parse_view(text: str | None, num_players: int) -> int | None:
 
 
 def replay_steps(record: MatchRecord, seat: int | None, players: list[str] | None = None, *, start: int = 0,
-                 count: int | None = None) -> dict[str, Any]:
+                 count: int | None = None, readable: Collection[int] | None = None) -> dict[str, Any]:
     """Steps ``start`` to ``start + count`` of ``record`` (all by default) seen from ``seat``
-    (``None``: the full table), and ``total_steps``.
+    (``None``: the full table), and ``total_steps``.  Fault details show for the seats of
+    ``readable`` only (``None``: every seat; :mod:`.bot_output`).
 
     Only the requested steps are observed and drawn, and the engine stops after the last of
     them, so the viewer shows the first steps at once and fetches the rest while the reader
@@ -80,9 +83,10 @@ def replay_steps(record: MatchRecord, seat: int | None, players: list[str] | Non
     renderer = renderer_for(record.game)
     ctx = RenderContext(tuple(players), seat)
     faults: dict[int, list[dict[str, Any]]] = {}
-    for fault in record.faults:
-        if fault.decision is not None:
-            faults.setdefault(fault.decision, []).append(fault.to_json())
+    shown = shown_faults([fault.to_json() for fault in record.faults], readable)
+    for fault in shown:
+        if fault["decision"] is not None:
+            faults.setdefault(fault["decision"], []).append(fault)
     steps: list[dict[str, Any]] = []
     seen = [0]
 
@@ -125,15 +129,16 @@ def replay_steps(record: MatchRecord, seat: int | None, players: list[str] | Non
         problems = [str(error)]
     return {"game": record.game, "variant": record.variant, "seat": seat, "players": players,
             "renderer": renderer.__name__.rsplit(".", 1)[-1], "problems": problems,
-            "faults": [f.to_json() for f in record.faults if f.decision is None],
+            "faults": [f for f in shown if f["decision"] is None],
             "scores": record.scores, "ranking": ranks(record.ranking), "start": start,
             "total_steps": len(record.moves) + 1,
             "steps": steps}
 
 
-def match_replay(db: Database, match_id: int, view: str | None, *, start: int = 0,
+def match_replay(db: Database, match_id: int, view: str | None, *, readable: Collection[int] | None, start: int = 0,
                  count: int | None = None) -> dict[str, Any]:
-    """The replay of a stored match (its players labelled as in the database).
+    """The replay of a stored match (its players labelled as in the database), with the fault
+    details of the ``readable`` seats (:func:`.bot_output.readable_seats`; ``None``: every seat's).
 
     :raises NotFound: for an unknown match or one that has no record yet.
     :raises BadRequest: for a view that is neither ``table`` nor a seat.
@@ -147,6 +152,7 @@ def match_replay(db: Database, match_id: int, view: str | None, *, start: int = 
         raise NotFound(f"match {match_id} has no record ({match.status})")
     labels = bot_labels(db)
     players = [labels.get(bot, name) for bot, name in zip(match.bot_ids, record.players)]
-    return dict(replay_steps(record, parse_view(view, record.num_players), players, start=start, count=count),
+    return dict(replay_steps(record, parse_view(view, record.num_players), players, start=start, count=count,
+                             readable=readable),
                 match_id=match_id, status=match.status)
 

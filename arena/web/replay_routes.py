@@ -1,7 +1,9 @@
 """The replay viewer's JSON: ``/api/matches/{id}/replay?view=table|SEAT``.
 
 A played match never changes, so its encoded replay is kept (a few, least recently used):
-re-simulating and drawing 200 steps takes longer than serving them again.
+re-simulating and drawing 200 steps takes longer than serving them again.  It is kept per set
+of seats whose fault texts the reader may read (:mod:`.bot_output`), so an author's answer
+never reaches anyone else.
 """
 
 from __future__ import annotations
@@ -12,8 +14,9 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
+from arena.submission.web_auth import request_user
+from arena.web.bot_output import check_visible, match_readable
 from arena.web.data import BadRequest, is_whole_number
-from arena.web.hidden_replays import check_visible
 from arena.web.replay import match_replay
 from arena.web.store import ReadOnlyStore
 
@@ -34,14 +37,17 @@ def replay_json(request: Request) -> Response:
     view = request.query_params.get("view") or "table"
     start = _whole_number(request, "from", 0) or 0
     count = _whole_number(request, "count", None)
-    if request.app.state.hide_replays:  # before the cache: a kept replay is no less hidden
+    user = request_user(request)
+    readable: frozenset[int] = frozenset()
+    if user is not None:  # an anonymous reader borrows no connection
         with store.connect() as db:
-            check_visible(request, db, match_id)
-    key = (match_id, view, start, count)
+            readable = match_readable(db, user, match_id)
+    check_visible(request, match_id, readable)  # before the cache: a kept replay is no less hidden
+    key = (match_id, view, start, count, readable)  # who reads which faults' details is part of the answer
     body: bytes | None = store.replays.get(key)
     if body is None:
         with store.connect() as db:
-            data = match_replay(db, match_id, view, start=start, count=count)
+            data = match_replay(db, match_id, view, start=start, count=count, readable=readable)
         body = json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode()
         if data["status"] == "done":
             store.replays.put(key, body)

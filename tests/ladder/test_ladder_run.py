@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import time
 from pathlib import Path
@@ -133,6 +134,13 @@ def test_an_entrant_that_starts_crashing_is_paused_with_the_reason(tmp_path: Pat
         crash = status_json(db)["entrants"][2]
         assert crash["bot"] == "hostile-crash@1.0" and crash["matches"] >= 11
         assert crash["reason"].startswith("forfeited ") and "of its last" in crash["reason"]
+        # The kind and the match, never the fault's detail (it quotes the bot; the reason is public).
+        last = re.fullmatch(r"forfeited \d+ of its last \d+ matches \(last: process_exit in match (\d+)\)",
+                            crash["reason"])
+        assert last is not None, crash["reason"]
+        with Database(db, readonly=True) as database:
+            record = database.match_record(int(last[1]))
+        assert record is not None and any(f.kind.value == "process_exit" for f in record.faults)
         mark = query(db, "SELECT MAX(id) FROM matches")[0][0]
         wait_until(lambda: played_by(db, "ant", mark) >= 4, process, "the others play on")
         assert played_by(db, "hostile-crash", mark) == 0

@@ -233,3 +233,29 @@ def test_a_seat_with_its_own_move_timeout_waits_longer_and_the_record_replays() 
     assert record.time_control["seat_move_timeouts"] == {"1": 2.0}
     assert len(seen) == len(record.moves) + 1  # before every decision and once at the end
     assert replay(MatchRecord.from_json(record.to_json())).ok
+
+
+def test_a_bots_output_is_read_as_its_last_bytes_until_it_stops(tmp_path: Path) -> None:
+    """What the submission worker keeps of a validation match: stdout and stderr together, cut
+    to the last ``limit`` bytes (a flooding bot costs the limit, not its flood)."""
+    script = tmp_path / "loud.py"
+    script.write_text("import sys, time\n"
+                      "print('first ' + 'x' * 100_000, flush=True)\n"
+                      "print('to stderr: the end', file=sys.stderr, flush=True)\n"
+                      "open('done', 'w').close()\n"
+                      "time.sleep(600)\n")
+    (tmp_path / "bot.toml").write_text('name = "loud"\ncommand = ["{python}", "loud.py"]\n')
+    from referee.bots import BotProcess
+
+    process = BotProcess(resolve_bot(str(tmp_path)), SandboxConfig(SandboxMode.NONE))
+    try:
+        deadline = time.monotonic() + 10
+        while not (tmp_path / "done").exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        time.sleep(0.1)
+        tail = process.output(64 * 1024)
+        assert len(tail.encode()) == 64 * 1024 and tail.endswith("x\nto stderr: the end\n")
+        assert "first" in process.output(200_000) and process.output_tail() == "to stderr: the end"
+    finally:
+        process.stop(grace=0.3)
+    assert process.output(64 * 1024) == ""  # its log is gone with it: read before stopping

@@ -4,8 +4,8 @@ authors of a bot that sat in the match (signed in, or with a Bearer token); list
 stay public.
 
 The league: a real Yahtzee tournament (tables of 2) of ``ant``, ``bee`` and ``cat``.  bob
-submitted ``ant`` (a real upload through :func:`receive`, then marked ``active`` as the
-worker's entry step marks it: the worker itself would play validation matches for minutes);
+submitted ``ant`` (a real upload through :func:`receive`, then marked ``active`` on a ladder as
+the worker's entry step marks it: the worker itself would play validation matches for minutes);
 carol submitted ``dog``, which never played; alice is an admin."""
 
 from __future__ import annotations
@@ -44,7 +44,8 @@ def league(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, st
         for author, bot in (("bob", bots[0]), ("carol", bots[3])):
             sub, _ = receive(conn, folder / "data", accounts.user(conn, author), pack(bot))
             with conn.transaction():
-                conn.conn.execute("UPDATE submissions SET state = 'active' WHERE id = ?", (sub.id,))
+                # As if uploaded for a ladder and entered (only such a submission claims a league bot).
+                conn.conn.execute("UPDATE submissions SET state = 'active', ladder = 'league' WHERE id = ?", (sub.id,))
         matches = {}
         for match_id, names in conn.conn.execute(
                 "SELECT s.match_id, group_concat(b.name) FROM match_seats s JOIN bots b ON b.id = s.bot_id"
