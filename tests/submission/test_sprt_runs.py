@@ -163,6 +163,37 @@ def test_a_killed_worker_is_taken_up_from_the_stored_state_and_counts_no_pair_tw
     assert [pairs for pairs, _ in history(db, run[0])] == [2, 4, 6, 8]
 
 
+def test_a_submission_that_arrives_during_a_run_goes_before_the_runs_next_batch(
+        dice: tuple[Database, Path], tmp_path: Path) -> None:
+    db, data_dir = dice
+    work_once(db, data_dir, sprt=SprtSettings(max_pairs=6))
+    process = worker(db.path, "--sprt-batch", "2", "--sprt-workers", "1", "--sprt-max-pairs", "2", "--interval", "0.2")
+    try:
+        deadline = time.monotonic() + 120
+        while not db.conn.execute("SELECT COUNT(*) FROM sprt_points").fetchone()[0]:
+            assert time.monotonic() < deadline and process.poll() is None, "no batch stored"
+            time.sleep(0.02)
+        third, _ = receive(db, data_dir, accounts.user(db, "ann"),
+                           pack(new_version(tmp_path / "3.0", "anns-bot", "3.0")), ladder="dice")
+        while run_of(db, third.id) is None or oldest_open(db) is not None:
+            assert time.monotonic() < deadline and process.poll() is None, "the runs did not end"
+            time.sleep(0.1)
+    finally:
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=60)
+    assert process.returncode == 0, err
+    lines = out.splitlines()
+    [entered] = [i for i, line in enumerate(lines) if line.startswith(
+        f"submission {third.id}: active: active on ladder dice as anns-bot@3.0 (added); retired anns-bot 1.0")]
+    first_run = [i for i, line in enumerate(lines) if line.startswith("sprt run 1 ")]
+    assert lines[first_run[0]].startswith("sprt run 1 (submission 2): 2 pairs")
+    assert first_run[0] < entered < first_run[-1]  # between two batches of the open run
+    assert lines[first_run[-1]].endswith(": undecided (the pair limit (6) was reached)")
+    second_run = [line for line in lines if line.startswith("sprt run 2 ")]  # 3.0 against 2.0, opened then
+    assert second_run == [line for line in lines[first_run[-1]:] if line.startswith("sprt run 2 ")]
+    assert second_run[-1].endswith(": undecided (the pair limit (2) was reached)") and lines[-1] == "stopped"
+
+
 def test_a_yoninkan_run_is_stored_refused_with_its_reason(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("ARENA_BUILDS", str(tmp_path / "builds"))
     config_path = tmp_path / "ladder.toml"
