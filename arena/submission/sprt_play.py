@@ -10,7 +10,6 @@ first pair, on the same deals.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from arena.executors import MatchJob
@@ -22,6 +21,7 @@ from arena.submission.sprt import SPRT
 from arena.submission.sprt_runs import BATCH, Run, end_run, store_batch
 from referee.match import MatchConfig, TimeControl
 from referee.sandbox import SandboxConfig, SandboxError
+
 
 @dataclass(frozen=True)
 class BatchOutcome:
@@ -46,13 +46,12 @@ class BatchOutcome:
         return text + (f": {self.verdict}" if self.verdict else "") + (f" ({self.reason})" if self.reason else "")
 
 
-def play_batch(db: Database, run: Run, *, pairs: int = BATCH, workers: int = 1,
-               stopping: Callable[[], bool] = lambda: False) -> BatchOutcome:
+def play_batch(db: Database, run: Run, *, pairs: int = BATCH, workers: int = 1) -> BatchOutcome:
     """Play up to ``pairs`` pairs of the open ``run`` from its stored state and store them.
 
     A run that can no longer be played (a bot's files gone or changed, a sandbox that does not
-    work, matches that keep not finishing) is ended ``failed`` with the reason.  If
-    ``stopping()`` turns true mid-batch, nothing is stored (the batch is played again later).
+    work, matches that keep not finishing) is ended ``failed`` with the reason.  Interrupted
+    (Ctrl-C), it stores nothing: the batch is played again from its first pair later.
     """
     config = run.config
     test = SPRT.from_json(run.test.to_json())  # fed by the batch; run.test stays the stored state
@@ -80,19 +79,15 @@ def play_batch(db: Database, run: Run, *, pairs: int = BATCH, workers: int = 1,
     end = min(run.max_pairs, run.next_pair + pairs)
     executor = LocalExecutor(min(workers, 2 * (end - run.next_pair)), keep_alive=bool(config["keep_alive"]))
     try:
-        ending = play_pairs(test, layout, make_job, max_pairs=end, executor=executor, on_pair=on_pair,
-                            stopping=stopping, first=run.next_pair, seed_of=lambda index: run_pair_seed(run.id, index))
+        play_pairs(test, layout, make_job, max_pairs=end, executor=executor, on_pair=on_pair, first=run.next_pair,
+                   seed_of=lambda index: run_pair_seed(run.id, index))
     except PairingError as error:
         end_run(db, run.id, "failed", str(error))
         return BatchOutcome(run.id, run.submission_id, run.test.pairs, run.test.llr, lower, upper, "failed",
                             str(error))
     finally:
         executor.close(abandon=True)
-    if ending == "interrupted":
-        return BatchOutcome(run.id, run.submission_id, run.test.pairs, run.test.llr, lower, upper, None,
-                            "interrupted; the batch is played again")
-    verdict = store_batch(db, run, test, played[0])
-    reason = f"the pair limit ({run.max_pairs}) was reached" if verdict == "undecided" else ""
+    verdict, reason = store_batch(db, run, test, played[0])
     return BatchOutcome(run.id, run.submission_id, test.pairs, test.llr, lower, upper, verdict, reason)
 
 

@@ -196,13 +196,13 @@ def history(db: Database, run_id: int) -> list[tuple[int, float]]:
         "SELECT pairs, llr FROM sprt_points WHERE run_id = ? ORDER BY played", (run_id,))]
 
 
-def store_batch(db: Database, start: Run, test: SPRT, next_pair: int) -> str | None:
+def store_batch(db: Database, start: Run, test: SPRT, next_pair: int) -> tuple[str | None, str]:
     """Commit a batch played from ``start``: the state, ``next_pair`` and an LLR point, and the
     verdict if the test has one or the pair limit is reached; one transaction.  Nothing is
     stored if the run moved on meanwhile (a second worker, started by mistake, stored it).
 
     :returns: the run's verdict after the batch (``None``: still open), or ``"stale"`` when
-        nothing was stored."""
+        nothing was stored; and its reason."""
     answer = test.verdict
     verdict = answer.value if answer is not None else "undecided" if next_pair >= start.max_pairs else None
     reason = f"the pair limit ({start.max_pairs}) was reached" if verdict == "undecided" else ""
@@ -214,10 +214,10 @@ def store_batch(db: Database, start: Run, test: SPRT, next_pair: int) -> str | N
             (json.dumps(test.to_json()), next_pair, verdict, reason, now, now if verdict else None, start.id,
              start.next_pair)).rowcount
         if not changed:
-            return "stale"
+            return "stale", "another worker stored this batch"
         conn.execute("INSERT INTO sprt_points (run_id, played, pairs, llr) VALUES (?, ?, ?, ?)",
                      (start.id, next_pair, test.pairs, test.llr))
-    return verdict
+    return verdict, reason
 
 
 def end_run(db: Database, run_id: int, verdict: str, reason: str) -> None:

@@ -26,18 +26,22 @@ from arena.submission.archive import pack
 from arena.submission.pipeline import work_once
 from arena.submission.sprt import MIN_PAIRS
 from arena.submission.sprt_play import play_batch
-from arena.submission.sprt_runs import SprtSettings, history, oldest_open, run_of
+from arena.submission.sprt_runs import SprtSettings, history, oldest_open, run_json, run_of, store_batch
 from arena.submission.submissions import receive
+from referee.sandbox import SandboxConfig, SandboxMode
 from tests.ladder.helpers import write_config
 
 from .test_upload import RANDOM_BOT, ROOT, bot_named
 
 GIN_HEURISTIC = ROOT / "sample_bots" / "python" / "gin_heuristic"
+NO_SANDBOX = SandboxConfig(SandboxMode.NONE)
 
 
 def worker(db: Path, *args: str, session: bool = False) -> subprocess.Popen[str]:
-    """A real ``arena submissions work`` process on ``db`` (builds in the test's store)."""
-    return subprocess.Popen([sys.executable, "-m", "arena.cli", "submissions", "work", "--db", str(db), *args],
+    """A real ``arena submissions work`` process on ``db`` (builds in the test's store; the
+    sample bots validated unsandboxed, as the ladders here play them)."""
+    return subprocess.Popen([sys.executable, "-m", "arena.cli", "submissions", "work", "--db", str(db), "--sandbox",
+                             "none", *args],
                             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             start_new_session=session, env=dict(os.environ, ARENA_BUILDS=str(db.parent / "builds")))
 
@@ -111,17 +115,39 @@ def test_the_worker_finds_the_gin_heuristic_stronger_than_the_random_version_bef
         assert "== SPRT run 1 against anns-gin@1.0: opened (Elo [0, 10], alpha 0.05, beta 0.05, at most 2000 pairs)" \
             in log
         assert run_of(db, old.id) is None  # a first version has nothing to be tested against
+        shown = json.loads(json.dumps(run_json(db, run), allow_nan=False))  # as the API sends it: no Infinity
+        assert shown["verdict"] == "stronger" and shown["pentanomial"] == run.test.counts
+        assert shown["elo"] is None if shown["score"] == 1.0 else shown["elo"] > 0
+
+
+def test_a_run_whose_stored_bot_changed_ends_failed_with_the_reason(dice: tuple[Database, Path]) -> None:
+    db, data_dir = dice
+    work_once(db, data_dir, sandbox=NO_SANDBOX)
+    run = oldest_open(db)
+    assert run is not None
+    manifest = Path(db.bot(run.old_bot_id).manifest or "")
+    manifest.parent.chmod(0o755)
+    (manifest.parent / "bot.py").chmod(0o644)
+    (manifest.parent / "bot.py").write_text("raise SystemExit(1)\n")
+    outcome = play_batch(db, run, pairs=2)
+    assert outcome.verdict == "failed" and "anns-bot@1.0 changed since it was registered" in outcome.reason
+    ended = run_of(db, run.submission_id)
+    assert ended is not None and ended.verdict == "failed" and ended.reason == outcome.reason
+    assert ended.next_pair == 0 and history(db, run.id) == [] and oldest_open(db) is None
 
 
 def test_a_run_at_a_small_pair_limit_ends_undecided(dice: tuple[Database, Path]) -> None:
     db, data_dir = dice
-    assert [o.state for o in work_once(db, data_dir, sprt=SprtSettings(max_pairs=3))] == ["active", "active"]
+    outcomes = work_once(db, data_dir, sandbox=NO_SANDBOX, sprt=SprtSettings(max_pairs=3))
+    assert [o.state for o in outcomes] == ["active", "active"]
     run = oldest_open(db)
     assert run is not None and run.max_pairs == 3 and run.next_pair == 0
     first = play_batch(db, run, pairs=2)
     assert (first.pairs, first.verdict) == (2, None)
+    assert run.test.pairs == 0  # what was read before the batch: a second worker holding it stores nothing
+    assert store_batch(db, run, run.test, 2) == ("stale", "another worker stored this batch")
     run = oldest_open(db)
-    assert run is not None and run.next_pair == 2
+    assert run is not None and run.next_pair == 2 and run.test.pairs == 2
     last = play_batch(db, run, pairs=2)  # one pair left below the limit
     assert (last.pairs, last.verdict, last.reason) == (3, "undecided", "the pair limit (3) was reached")
     assert oldest_open(db) is None
@@ -136,7 +162,7 @@ def test_a_killed_worker_is_taken_up_from_the_stored_state_and_counts_no_pair_tw
     """kill -9 in the middle of the second batch: its pairs are not stored, and the next
     worker plays them again from the stored state (pairs 2 and 3), then on to the limit."""
     db, data_dir = dice
-    work_once(db, data_dir, sprt=SprtSettings(max_pairs=8))
+    work_once(db, data_dir, sandbox=NO_SANDBOX, sprt=SprtSettings(max_pairs=8))
     [run] = db.conn.execute("SELECT id FROM sprt_runs").fetchall()
     process = worker(db.path, "--sprt-batch", "2", "--sprt-workers", "1", session=True)
     try:
@@ -166,7 +192,7 @@ def test_a_killed_worker_is_taken_up_from_the_stored_state_and_counts_no_pair_tw
 def test_a_submission_that_arrives_during_a_run_goes_before_the_runs_next_batch(
         dice: tuple[Database, Path], tmp_path: Path) -> None:
     db, data_dir = dice
-    work_once(db, data_dir, sprt=SprtSettings(max_pairs=6))
+    work_once(db, data_dir, sandbox=NO_SANDBOX, sprt=SprtSettings(max_pairs=6))
     process = worker(db.path, "--sprt-batch", "2", "--sprt-workers", "1", "--sprt-max-pairs", "2", "--interval", "0.2")
     try:
         deadline = time.monotonic() + 120
@@ -206,7 +232,7 @@ def test_a_yoninkan_run_is_stored_refused_with_its_reason(tmp_path: Path, monkey
         ann, _ = accounts.add_user(db, "ann")
         subs = [receive(db, data_dir, ann, pack(new_version(tmp_path / v, "anns-bot", v)), ladder="four")[0]
                 for v in ("1.0", "2.0")]
-        assert [o.state for o in work_once(db, data_dir)] == ["active", "active"]
+        assert [o.state for o in work_once(db, data_dir, sandbox=NO_SANDBOX)] == ["active", "active"]
         run = run_of(db, subs[1].id)
         assert run is not None and run.verdict == "refused" and run.finished_at is not None
         assert run.reason.startswith("yoninkan cannot be tested on duplicate pairs: it seats exactly 4 players")
@@ -220,12 +246,12 @@ def test_the_previous_version_is_the_newest_earlier_one_that_became_active(dice:
     """A failed version in between is skipped; a retired one still counts."""
     db, data_dir = dice
     ann = accounts.user(db, "ann")
-    work_once(db, data_dir, keep=1, sprt=SprtSettings(max_pairs=1))
+    work_once(db, data_dir, sandbox=NO_SANDBOX, keep=1, sprt=SprtSettings(max_pairs=1))
     broken = new_version(tmp_path / "3.0", "anns-bot", "3.0")
     (broken / "bot.py").write_text("raise SystemExit(3)\n")
     third, _ = receive(db, data_dir, ann, pack(broken), ladder="dice")
     fourth, _ = receive(db, data_dir, ann, pack(new_version(tmp_path / "4.0", "anns-bot", "4.0")), ladder="dice")
-    assert [o.state for o in work_once(db, data_dir, keep=1)] == ["failed", "active"]
+    assert [o.state for o in work_once(db, data_dir, sandbox=NO_SANDBOX, keep=1)] == ["failed", "active"]
     assert run_of(db, third.id) is None
     run = run_of(db, fourth.id)
     assert run is not None and db.bot(run.old_bot_id).label == "anns-bot@2.0"
