@@ -121,7 +121,10 @@ def _run(row: Any) -> Run:
 
 
 def _bot_id(db: Database, name: str, version: str) -> int | None:
-    row = db.conn.execute("SELECT id FROM bots WHERE name = ? AND version = ?", (name, version)).fetchone()
+    """The registered bot of a submission: the name's case is the manifest's, which may differ
+    from the submission's (a bot name is its author's whatever its case)."""
+    row = db.conn.execute("SELECT id FROM bots WHERE name = ? COLLATE NOCASE AND version = ? ORDER BY id DESC",
+                          (name, version)).fetchone()
     return None if row is None else int(row[0])
 
 

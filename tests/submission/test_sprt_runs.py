@@ -243,18 +243,20 @@ def test_a_yoninkan_run_is_stored_refused_with_its_reason(tmp_path: Path, monkey
 
 def test_the_previous_version_is_the_newest_earlier_one_that_became_active(dice: tuple[Database, Path],
                                                                            tmp_path: Path) -> None:
-    """A failed version in between is skipped; a retired one still counts."""
+    """A failed version in between is skipped; a retired one still counts; the name's case in
+    the manifest does not matter (the name is its author's whatever its case)."""
     db, data_dir = dice
     ann = accounts.user(db, "ann")
     work_once(db, data_dir, sandbox=NO_SANDBOX, keep=1, sprt=SprtSettings(max_pairs=1))
     broken = new_version(tmp_path / "3.0", "anns-bot", "3.0")
     (broken / "bot.py").write_text("raise SystemExit(3)\n")
     third, _ = receive(db, data_dir, ann, pack(broken), ladder="dice")
-    fourth, _ = receive(db, data_dir, ann, pack(new_version(tmp_path / "4.0", "anns-bot", "4.0")), ladder="dice")
+    fourth, _ = receive(db, data_dir, ann, pack(new_version(tmp_path / "4.0", "Anns-Bot", "4.0")), ladder="dice")
     assert [o.state for o in work_once(db, data_dir, sandbox=NO_SANDBOX, keep=1)] == ["failed", "active"]
     assert run_of(db, third.id) is None
     run = run_of(db, fourth.id)
-    assert run is not None and db.bot(run.old_bot_id).label == "anns-bot@2.0"
+    assert run is not None and (db.bot(run.new_bot_id).label, db.bot(run.old_bot_id).label) == (
+        "Anns-Bot@4.0", "anns-bot@2.0")
     assert db.conn.execute("SELECT state FROM submissions WHERE id = ?", (run.old_submission_id,)).fetchone()[0] \
         == "retired"
 
