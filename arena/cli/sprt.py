@@ -18,6 +18,7 @@ from rich.markup import escape
 
 from arena.cli.common import make_time_control, parse_settings, sandbox_options, time_control_options
 from arena.submission.sprt import SPRT, Verdict
+from arena.submission.sprt_runs import MAX_PAIRS
 from referee.sandbox import SandboxConfig
 
 EXIT_STRONGER, EXIT_NOT_STRONGER, EXIT_UNDECIDED, EXIT_ERROR = 0, 1, 2, 3
@@ -61,7 +62,7 @@ def _describe(test: SPRT) -> str:
 @click.option("--alpha", type=float, default=0.05, show_default=True, help="Chance of calling NEW stronger under H0.")
 @click.option("--beta", type=float, default=0.05, show_default=True,
               help="Chance of calling NEW not stronger under H1.")
-@click.option("--max-pairs", type=click.IntRange(min=1), default=2000, show_default=True,
+@click.option("--max-pairs", type=click.IntRange(min=1), default=MAX_PAIRS, show_default=True,
               help="Stop undecided (exit 2) after this many pairs.")
 @click.option("--workers", type=click.IntRange(min=1), default=lambda: min(4, os.cpu_count() or 1),
               show_default="CPU count, at most 4", help="Referee worker processes.")

@@ -33,6 +33,7 @@ Schema (version :data:`SCHEMA_VERSION`)::
     indexes: matches by (game, variant, status, id) and (tournament_id, status, id), seats by bot
     users, web_sessions    accounts of people who submit bots (:mod:`arena.submission.accounts`)
     bot_names, submissions    uploaded bots, stored by content hash (:mod:`arena.submission.submissions`)
+    sprt_runs, sprt_points    each new version's SPRT against the previous one (:mod:`arena.submission.sprt_runs`)
 
 **Compact records.**  ``matches.record`` holds the full match record (what ``arena show``
 prints and ``arena replay`` checks) as a zlib-compressed JSON document whose moves are
@@ -69,17 +70,18 @@ from pathlib import Path
 from typing import Any
 
 from arena.league import stats as league_stats
-from arena.submission import accounts, submissions
+from arena.submission import accounts, sprt_runs, submissions
 from referee.result import MatchRecord, MoveStatus
 
-SCHEMA_VERSION = 9
+SCHEMA_VERSION = 10
 """1: records as JSON text; 2: records compact; 3: running totals (:mod:`arena.league.stats`)
 and rating history by bot; 4: records with a preset dictionary and the engine's texts left out
 (:func:`encode_record`), seats and rating history without row ids; 5: ladder entrants and
 status (:data:`LADDER_SCHEMA`); 6: accounts and web sessions (:mod:`arena.submission.accounts`);
 7: each ladder entrant's played matches and last match as running totals; 8: submitted bots
 (:mod:`arena.submission.submissions`); 9: each bot's totals per tournament (the standings) as running
-totals.  Older files are migrated on open."""
+totals; 10: SPRT runs of submitted versions (:mod:`arena.submission.sprt_runs`).  Older files are
+migrated on open."""
 _STATS_SINCE = 3
 """The first schema with the running totals."""
 _ENTRANT_TOTALS_SINCE = 7
@@ -398,7 +400,7 @@ class Database:
                 raise StorageError(f"no arena database at {self.path}")
             with self.transaction():
                 _execute_script(self.conn, _SCHEMA + league_stats.SCHEMA + LADDER_SCHEMA + ';' + accounts.SCHEMA + ';'
-                                + submissions.SCHEMA)
+                                + submissions.SCHEMA + ';' + sprt_runs.SCHEMA)
                 self.conn.execute("INSERT INTO schema_version (version) VALUES (?)", (SCHEMA_VERSION,))
             self.has_stats = self.has_entrant_totals = self.has_tournament_totals = True
             return
@@ -452,6 +454,8 @@ class Database:
             if version < 9:  # each bot's totals per tournament, computed once from the stored matches
                 _execute_script(self.conn, league_stats.SCHEMA)
                 league_stats.rebuild_tournament_bots(self.conn)
+            if version < 10:  # SPRT runs of submitted versions
+                _execute_script(self.conn, sprt_runs.SCHEMA)
             self.conn.execute("UPDATE schema_version SET version = ?", (SCHEMA_VERSION,))
 
     def _reencode_records(self) -> None:

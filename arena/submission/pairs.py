@@ -72,9 +72,15 @@ def pair_layout(game: str) -> PairLayout:
 
 
 def pair_seeds(seed: int) -> Callable[[], int]:
-    """The deal seed of each next pair, a pure function of the run's ``seed``."""
+    """The deal seed of each next pair, a pure function of the run's ``seed`` (``arena sprt``)."""
     rng = random.Random(seed)
     return lambda: rng.randrange(SEED_LIMIT)
+
+
+def run_pair_seed(run_id: int, index: int) -> int:
+    """The deal seed of pair ``index`` of the server's run ``run_id``: a pure function of the
+    two, so a worker that takes a run up again plays each pair's deal as the first would have."""
+    return random.Random(f"sprt-run:{run_id}:{index}").randrange(SEED_LIMIT)
 
 
 @dataclass(frozen=True)
@@ -92,22 +98,25 @@ class PairResult:
 
 def play_pairs(test: SPRT, layout: PairLayout, make_job: Callable[[int, int, int], Any], *, max_pairs: int,
                executor: Any, on_pair: Callable[[PairResult], None],
-               stopping: Callable[[], bool] = lambda: False, seed: int = 0) -> str:
-    """Play pairs through ``executor`` and feed ``test``, in pair order, until it has a verdict.
+               stopping: Callable[[], bool] = lambda: False, seed: int = 0, first: int = 0,
+               seed_of: Callable[[int], int] | None = None) -> str:
+    """Play pairs ``first``, ``first + 1``, ... below ``max_pairs`` through ``executor`` and feed
+    ``test``, in pair order, until it has a verdict.
 
     ``make_job(match_id, match, deal_seed)`` builds the :class:`~arena.executors.MatchJob` of
-    match 0 or 1 of a pair (match ids are ``2 * pair + match``).  Matches are submitted ahead as
-    the executor has slots; results are counted in pair order, so a run is reproducible from its
-    seed whatever order the matches end in.  The caller closes the executor (abandoning the
-    matches still running when the answer came).
+    match 0 or 1 of a pair (match ids are ``2 * pair + match``).  Each pair's deal seed is
+    ``seed_of(pair)``, or by default the next of :func:`pair_seeds` (``seed``).  Matches are
+    submitted ahead as the executor has slots; results are counted in pair order, so a run is
+    reproducible from its seeds whatever order the matches end in.  The caller closes the
+    executor (abandoning the matches still running when the answer came).
 
     :returns: why it ended: ``"verdict"``, ``"max-pairs"`` or ``"interrupted"`` (``stopping()``).
     :raises PairingError: after :data:`FAILED_IN_A_ROW` pairs in a row did not finish.
     """
     next_seed = pair_seeds(seed)
-    seeds: list[int] = []
+    seeds: dict[int, int] = {}
     results: dict[int, Any] = {}
-    submitted = counted = failed_in_a_row = 0
+    submitted, counted, failed_in_a_row = 2 * first, first, 0
     while True:
         if test.verdict is not None:
             return "verdict"
@@ -118,7 +127,7 @@ def play_pairs(test: SPRT, layout: PairLayout, make_job: Callable[[int, int, int
         while submitted < 2 * max_pairs and executor.running() < executor.slots:
             pair, match = divmod(submitted, 2)
             if match == 0:
-                seeds.append(next_seed())
+                seeds[pair] = seed_of(pair) if seed_of is not None else next_seed()
             executor.submit(make_job(submitted, match, seeds[pair]))
             submitted += 1
         for result in executor.poll(0.25):
@@ -130,7 +139,7 @@ def play_pairs(test: SPRT, layout: PairLayout, make_job: Callable[[int, int, int
             points = None if errors else layout.points([r.record.ranking for r in played])
             if points is not None:
                 test.record(points)
-            on_pair(PairResult(counted, seeds[counted], points, errors, faults))
+            on_pair(PairResult(counted, seeds.pop(counted), points, errors, faults))
             counted += 1
             failed_in_a_row = failed_in_a_row + 1 if errors else 0
             if failed_in_a_row >= FAILED_IN_A_ROW:

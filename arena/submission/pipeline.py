@@ -18,6 +18,9 @@ The submitted bot's output in each validation match (its last :data:`OUTPUT_BYTE
 beside it as ``<id>-seat<N>.out``, for its author (:mod:`arena.submission.author_pages`).
 **Enter**: the bot is registered and added to its ladder; older ``active`` versions of the
 same author on that ladder beyond ``keep`` leave it (removed, state ``retired``).
+**SPRT**: a version entered after an earlier one of the same bot opens an SPRT run against
+it (:func:`arena.submission.sprt_runs.open_run`); ``arena submissions work`` plays open runs
+a batch at a time between submissions (:mod:`arena.submission.sprt_play`).
 
 Ratings: a new version starts from TrueSkill's default prior (mu 25, sigma 8.33), not from
 its previous version's mu.  The league recomputes ratings by replaying matches from that
@@ -45,6 +48,7 @@ from arena.runs import ladder_store
 from arena.runs.ladder import enter_specs
 from arena.submission.archive import ArchiveError, read_manifest
 from arena.submission.build import BuildError, build_folder, ensure_built
+from arena.submission.sprt_runs import SprtSettings, open_run
 from arena.submission.submissions import KEEP, bot_folder
 from referee.bots import MANIFEST_NAME, BotSpec
 from referee.games import game_class
@@ -101,21 +105,23 @@ def requeue_interrupted(db: Database) -> int:
                             " changed_at = ? WHERE state IN ('building', 'validating')", (time.time(),)).rowcount
 
 
-def work_once(db: Database, data_dir: Path, *, keep: int = KEEP,
-              sandbox: SandboxConfig = SandboxConfig()) -> list[Outcome]:
+def work_once(db: Database, data_dir: Path, *, keep: int = KEEP, sandbox: SandboxConfig = SandboxConfig(),
+              sprt: SprtSettings = SprtSettings()) -> list[Outcome]:
     """Take every waiting submission through the pipeline, oldest first; what became of each.
+    A new version opens its SPRT run with ``sprt``'s bounds; the run is not played here.
 
     Builds go to the store of ``$ARENA_BUILDS`` (:func:`arena.submission.build.builds_root`),
     the one the matches' own :func:`~arena.submission.build.ensure_built` reads."""
     outcomes = []
     while (claimed := _claim(db)) is not None:
-        outcomes.append(process(db, Path(data_dir), claimed, keep=keep, sandbox=sandbox))
+        outcomes.append(process(db, Path(data_dir), claimed, keep=keep, sandbox=sandbox, sprt=sprt))
     return outcomes
 
 
 def process(db: Database, data_dir: Path, claimed: tuple[int, str, str, str, str], *, keep: int,
-            sandbox: SandboxConfig) -> Outcome:
-    """Build, validate and enter one claimed submission; never raises for the bot's faults."""
+            sandbox: SandboxConfig, sprt: SprtSettings = SprtSettings()) -> Outcome:
+    """Build, validate and enter one claimed submission, and open its SPRT run if it is a new
+    version; never raises for the bot's faults."""
     sid, author, name, digest, ladder_name = claimed
     logs = data_dir / "logs"
     logs.mkdir(parents=True, exist_ok=True)
@@ -143,7 +149,22 @@ def process(db: Database, data_dir: Path, claimed: tuple[int, str, str, str, str
         return Outcome(sid, "failed", message)
     _append(log_path, f"== {message}\n")
     _set(db, sid, "active", message)
+    if ladder is not None:
+        _open_sprt(db, sid, ladder, sprt, log_path)
     return Outcome(sid, "active", message)
+
+
+def _open_sprt(db: Database, sid: int, ladder: TournamentRow, sprt: SprtSettings, log_path: Path) -> None:
+    """Open the new version's SPRT run, if it has a previous version, and say so in its log."""
+    run = open_run(db, sid, ladder, sprt)
+    if run is None:
+        return
+    old = db.bot(run.old_bot_id).label
+    if run.verdict == "refused":
+        _append(log_path, f"== SPRT run {run.id} against {old}: refused: {run.reason}\n")
+    else:
+        _append(log_path, f"== SPRT run {run.id} against {old}: opened (Elo [{run.test.elo0:g}, {run.test.elo1:g}],"
+                          f" alpha {run.test.alpha:g}, beta {run.test.beta:g}, at most {run.max_pairs} pairs)\n")
 
 
 def _append(path: Path, text: str) -> None:

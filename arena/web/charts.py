@@ -82,3 +82,47 @@ def rating_history_svg(history: Sequence[dict[str, Any]], title: str, *, width: 
     ).format(w=width, h=height, title=title, left=left, grid=grid, upper=upper, lower=lower, cons=cons, mu=mu,
              axis=height - 8, xend=width - right, count=len(history), mu_last=f"{last['mu']:.2f}",
              sigma_last=f"{last['sigma']:.2f}")
+
+
+def llr_svg(points: Sequence[tuple[int, float]], lower: float, upper: float, title: str, *, width: int = 640,
+            height: int = 260) -> Markup:
+    """An SPRT's log-likelihood ratio over the pairs counted (``points``: ``(pairs, llr)`` after
+    each stored batch, from 0 at 0 pairs), between its two bounds drawn as dashed lines: the
+    run says "stronger" where the line reaches the upper one, "not stronger" at the lower one.
+    A line far past a bound (a one-sided test ends there) is drawn to its end: the axis grows."""
+    line = [(0, 0.0)] + list(points)
+    if len(line) > _MAX_POINTS:
+        stride = len(line) / _MAX_POINTS
+        line = [line[int(i * stride)] for i in range(_MAX_POINTS - 1)] + [line[-1]]
+    left, right, top, bottom = 44, 12, 24, 28
+    plot_w, plot_h = width - left - right, height - top - bottom
+    llrs = [llr for _, llr in line]
+    ticks = nice_ticks(min(llrs + [lower]), max(llrs + [upper]))
+    low, high = ticks[0], ticks[-1]
+    most = max(line[-1][0], 1)
+
+    def x(pairs: int) -> float:
+        return round(left + plot_w * pairs / most, 1)
+
+    def y(value: float) -> float:
+        return round(top + plot_h * (high - value) / (high - low), 1)
+
+    grid = Markup("").join(
+        Markup('<line class="grid" x1="{}" x2="{}" y1="{}" y2="{}"/><text class="tick" x="{}" y="{}" '
+               'text-anchor="end">{}</text>').format(left, width - right, y(v), y(v), left - 4, y(v) + 4, f"{v:g}")
+        for v in ticks)
+    bounds = Markup("").join(
+        Markup('<line class="{cls}" x1="{x1}" x2="{x2}" y1="{y}" y2="{y}"/>'
+               '<text class="legend" x="{x2}" y="{ty}" text-anchor="end">{label} {value}</text>').format(
+            cls=cls, x1=left, x2=width - right, y=y(value), ty=y(value) - 4, label=label, value=f"{value:.2f}")
+        for cls, value, label in (("bound upper", upper, "stronger at"), ("bound lower", lower, "not stronger at")))
+    polyline = " ".join(f"{x(pairs)},{y(llr)}" for pairs, llr in line)
+    return Markup(
+        '<svg class="chart llr" role="img" width="{w}" height="{h}" viewBox="0 0 {w} {h}">'
+        '<title>{title}</title><text class="chart-title" x="{left}" y="16">{title}</text>{grid}{bounds}'
+        '<polyline class="mu" points="{polyline}"/>'
+        '<text class="tick" x="{left}" y="{axis}">0</text>'
+        '<text class="tick" x="{xend}" y="{axis}" text-anchor="end">{count} pairs</text>'
+        '<text class="legend" x="{xend}" y="16" text-anchor="end">LLR {llr_last}</text></svg>'
+    ).format(w=width, h=height, title=title, left=left, grid=grid, bounds=bounds, polyline=polyline,
+             axis=height - 8, xend=width - right, count=line[-1][0], llr_last=f"{line[-1][1]:.2f}")

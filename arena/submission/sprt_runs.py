@@ -1,0 +1,257 @@
+"""SPRT runs on the server: each new version of a submitted bot against its previous one
+(issue 27; the test itself is :mod:`arena.submission.sprt`, docs/sprt.md).
+
+**Opening.**  When a submission becomes ``active`` on a ladder and its author had an earlier
+version of the same bot there (the newest earlier submission that reached ``active``, retired
+since or not), :func:`open_run` stores a run: NEW is the new version, OLD that one, on the
+ladder's game, variant, settings, time control and sandbox as they were at that moment
+(:data:`SCHEMA`'s ``config``).  A game two bots cannot play head to head (Yoninkan) is stored
+at once as ``refused``, with the reason.
+
+**Playing.**  The worker plays a run in batches (:mod:`arena.submission.sprt_play`); each
+batch's new state, the next pair's index and one point of the LLR history are committed by
+:func:`store_batch` in ONE transaction, guarded by the index the batch started from.  Pair
+``i`` of run ``r`` always plays the same deal (:func:`arena.submission.pairs.run_pair_seeds`),
+so a worker killed in the middle of a batch leaves the stored state as it was, and the next
+one plays that batch again from its first pair: no pair is counted twice or skipped.
+
+**Endings** (``verdict``): ``stronger`` and ``not stronger`` (the SPRT's), ``undecided`` (the
+pair limit reached), ``refused`` (cannot be tested: the reason says why) and ``failed`` (the
+run broke: a bot that can no longer be started, matches that keep not finishing).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from arena.submission.sprt import SPRT
+
+if TYPE_CHECKING:  # arena.league.storage imports this module for SCHEMA
+    from arena.league.storage import Database, TournamentRow
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS sprt_runs (
+    id INTEGER PRIMARY KEY,
+    submission_id INTEGER NOT NULL UNIQUE REFERENCES submissions(id),
+    old_submission_id INTEGER NOT NULL REFERENCES submissions(id),
+    new_bot_id INTEGER NOT NULL REFERENCES bots(id),
+    old_bot_id INTEGER NOT NULL REFERENCES bots(id),
+    config TEXT NOT NULL,
+    state TEXT NOT NULL,
+    max_pairs INTEGER NOT NULL,
+    next_pair INTEGER NOT NULL DEFAULT 0,
+    verdict TEXT CHECK (verdict IN ('stronger', 'not stronger', 'undecided', 'refused', 'failed')),
+    reason TEXT NOT NULL DEFAULT '',
+    created_at REAL NOT NULL,
+    changed_at REAL NOT NULL,
+    finished_at REAL
+);
+CREATE INDEX IF NOT EXISTS sprt_runs_open ON sprt_runs (id) WHERE verdict IS NULL;
+CREATE TABLE IF NOT EXISTS sprt_points (
+    run_id INTEGER NOT NULL REFERENCES sprt_runs(id),
+    played INTEGER NOT NULL,
+    pairs INTEGER NOT NULL,
+    llr REAL NOT NULL,
+    PRIMARY KEY (run_id, played)
+) WITHOUT ROWID
+"""
+"""The runs, created by schema step 10 of :mod:`arena.league.storage`.  ``config``: the
+ladder's game, variant, settings, time control, sandbox and keep-alive, as JSON; ``state``:
+:meth:`SPRT.to_json`; ``next_pair``: the pairs played so far, counted or not (a pair whose
+match did not finish is not counted), so the index of the next; ``verdict`` is ``NULL`` while
+the run is open.  ``sprt_points``: the LLR after each stored batch (``pairs`` counted,
+``played`` the run's ``next_pair`` after it), for the author's chart."""
+
+MAX_PAIRS = 2000
+"""Pairs before a run ends undecided by default (``arena sprt --max-pairs``' default)."""
+
+BATCH = 10
+"""Pairs a worker plays of a run at a time by default (one stored batch); between two
+batches, a waiting submission goes first."""
+
+
+@dataclass(frozen=True)
+class SprtSettings:
+    """What a server's new runs test (``arena submissions work --sprt-...``)."""
+
+    elo0: float = 0.0
+    elo1: float = 10.0
+    alpha: float = 0.05
+    beta: float = 0.05
+    max_pairs: int = MAX_PAIRS
+
+    def test(self) -> SPRT:
+        """A new test with these bounds.
+
+        :raises ValueError: on bounds :class:`SPRT` refuses."""
+        return SPRT(elo0=self.elo0, elo1=self.elo1, alpha=self.alpha, beta=self.beta)
+
+
+@dataclass(frozen=True)
+class Run:
+    """One stored run."""
+
+    id: int
+    submission_id: int
+    old_submission_id: int
+    new_bot_id: int
+    old_bot_id: int
+    config: dict[str, Any]
+    test: SPRT
+    max_pairs: int
+    next_pair: int
+    verdict: str | None
+    reason: str
+    created_at: float
+    changed_at: float
+    finished_at: float | None
+
+
+_COLUMNS = ("id, submission_id, old_submission_id, new_bot_id, old_bot_id, config, state, max_pairs, next_pair, "
+            "verdict, reason, created_at, changed_at, finished_at")
+
+
+def _run(row: Any) -> Run:
+    return Run(int(row[0]), int(row[1]), int(row[2]), int(row[3]), int(row[4]), json.loads(row[5]),
+               SPRT.from_json(json.loads(row[6])), int(row[7]), int(row[8]), row[9], str(row[10]), float(row[11]),
+               float(row[12]), row[13])
+
+
+def _bot_id(db: Database, name: str, version: str) -> int | None:
+    """The registered bot of a submission: the name's case is the manifest's, which may differ
+    from the submission's (a bot name is its author's whatever its case)."""
+    row = db.conn.execute("SELECT id FROM bots WHERE name = ? COLLATE NOCASE AND version = ? ORDER BY id DESC",
+                          (name, version)).fetchone()
+    return None if row is None else int(row[0])
+
+
+def previous_version(db: Database, submission_id: int) -> tuple[int, str] | None:
+    """The newest earlier submission of the same author, bot name and ladder that reached
+    ``active`` (retired since or not): ``(id, version)``, or ``None`` for a first version."""
+    row = db.conn.execute(
+        "SELECT o.id, o.version FROM submissions s JOIN submissions o ON o.author_id = s.author_id AND"
+        " o.bot_name = s.bot_name AND o.ladder = s.ladder AND o.id < s.id WHERE s.id = ? AND s.ladder != '' AND"
+        " o.state IN ('active', 'retired') ORDER BY o.id DESC LIMIT 1", (submission_id,)).fetchone()
+    return None if row is None else (int(row[0]), str(row[1]))
+
+
+def open_run(db: Database, submission_id: int, ladder: TournamentRow,
+             settings: SprtSettings = SprtSettings()) -> Run | None:
+    """Store the run of ``submission_id`` (just entered in ``ladder``) against the author's
+    previous version there; ``None`` if it has none (or a run already).  A game that cannot be
+    tested on duplicate pairs is stored ``refused`` with the reason."""
+    from arena.submission.pairs import PairingError, pair_layout  # the referee's engines: when a run opens
+    from referee.games import game_class
+    from referee.games.base import SettingsError
+
+    previous = previous_version(db, submission_id)
+    if previous is None:
+        return None
+    old_submission, old_version = previous
+    name, version = db.conn.execute("SELECT bot_name, version FROM submissions WHERE id = ?",
+                                    (submission_id,)).fetchone()
+    new_bot, old_bot = _bot_id(db, name, version), _bot_id(db, name, old_version)
+    if new_bot is None or old_bot is None:
+        return None
+    config = {"ladder": ladder.name, "ladder_id": ladder.id, "game": ladder.game, "variant": ladder.variant,
+              "settings": ladder.settings, "time_control": ladder.time_control,
+              "sandbox": ladder.options.get("sandbox", {}), "keep_alive": bool(ladder.options.get("keep_alive"))}
+    verdict, reason = None, ""
+    try:
+        layout = pair_layout(ladder.game)
+        game_class(ladder.game)(variant=ladder.variant, num_players=layout.num_players, settings=ladder.settings)
+    except (PairingError, SettingsError, ValueError) as error:
+        verdict, reason = "refused", str(error)
+    now = time.time()
+    with db.transaction() as conn:
+        cursor = conn.execute(
+            "INSERT OR IGNORE INTO sprt_runs (submission_id, old_submission_id, new_bot_id, old_bot_id, config, state,"
+            " max_pairs, verdict, reason, created_at, changed_at, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
+            " ?)", (submission_id, old_submission, new_bot, old_bot, json.dumps(config, sort_keys=True),
+                    json.dumps(settings.test().to_json()), settings.max_pairs, verdict, reason, now, now,
+                    now if verdict else None))
+    return run(db, int(cursor.lastrowid)) if cursor.rowcount else None
+
+
+def run(db: Database, run_id: int) -> Run | None:
+    row = db.conn.execute(f"SELECT {_COLUMNS} FROM sprt_runs WHERE id = ?", (run_id,)).fetchone()
+    return None if row is None else _run(row)
+
+
+def run_of(db: Database, submission_id: int) -> Run | None:
+    """The run that tests submission ``submission_id`` (the new version), if any."""
+    row = db.conn.execute(f"SELECT {_COLUMNS} FROM sprt_runs WHERE submission_id = ?", (submission_id,)).fetchone()
+    return None if row is None else _run(row)
+
+
+def oldest_open(db: Database) -> Run | None:
+    """The open run with the lowest id: the worker plays runs one after the other."""
+    row = db.conn.execute(f"SELECT {_COLUMNS} FROM sprt_runs WHERE verdict IS NULL ORDER BY id LIMIT 1").fetchone()
+    return None if row is None else _run(row)
+
+
+def history(db: Database, run_id: int) -> list[tuple[int, float]]:
+    """``(pairs counted, LLR)`` after each stored batch, in order."""
+    return [(int(pairs), float(llr)) for pairs, llr in db.conn.execute(
+        "SELECT pairs, llr FROM sprt_points WHERE run_id = ? ORDER BY played", (run_id,))]
+
+
+def store_batch(db: Database, start: Run, test: SPRT, next_pair: int) -> tuple[str | None, str]:
+    """Commit a batch played from ``start``: the state, ``next_pair`` and an LLR point, and the
+    verdict if the test has one or the pair limit is reached; one transaction.  Nothing is
+    stored if the run moved on meanwhile (a second worker, started by mistake, stored it).
+
+    :returns: the run's verdict after the batch (``None``: still open), or ``"stale"`` when
+        nothing was stored; and its reason."""
+    answer = test.verdict
+    verdict = answer.value if answer is not None else "undecided" if next_pair >= start.max_pairs else None
+    reason = f"the pair limit ({start.max_pairs}) was reached" if verdict == "undecided" else ""
+    now = time.time()
+    with db.transaction() as conn:
+        changed = conn.execute(
+            "UPDATE sprt_runs SET state = ?, next_pair = ?, verdict = ?, reason = ?, changed_at = ?, finished_at = ?"
+            " WHERE id = ? AND next_pair = ? AND verdict IS NULL",
+            (json.dumps(test.to_json()), next_pair, verdict, reason, now, now if verdict else None, start.id,
+             start.next_pair)).rowcount
+        if not changed:
+            return "stale", "another worker stored this batch"
+        conn.execute("INSERT INTO sprt_points (run_id, played, pairs, llr) VALUES (?, ?, ?, ?)",
+                     (start.id, next_pair, test.pairs, test.llr))
+    return verdict, reason
+
+
+def end_run(db: Database, run_id: int, verdict: str, reason: str) -> None:
+    """End an open run that cannot go on (``failed``), keeping its state so far."""
+    now = time.time()
+    with db.transaction() as conn:
+        conn.execute("UPDATE sprt_runs SET verdict = ?, reason = ?, changed_at = ?, finished_at = ? WHERE id = ? AND"
+                     " verdict IS NULL", (verdict, reason[:500], now, now, run_id))
+
+
+def run_json(db: Database, found: Run) -> dict[str, Any]:
+    """A run as its author reads it (``GET /api/submissions/ID/sprt``)."""
+    state = found.test.to_json()
+    state.pop("verdict")  # the SPRT's; the run's own (with undecided, refused, failed) follows
+    state["pentanomial"] = state.pop("counts")
+    bots = {row.id: row for row in (db.bot(found.new_bot_id), db.bot(found.old_bot_id))}
+    return {"run": found.id, "submission": found.submission_id, "old_submission": found.old_submission_id,
+            "ladder": found.config["ladder"], "game": found.config["game"], "variant": found.config["variant"],
+            "new": {"bot_id": found.new_bot_id, "bot": bots[found.new_bot_id].label},
+            "old": {"bot_id": found.old_bot_id, "bot": bots[found.old_bot_id].label},
+            **state, "score": found.test.score, "elo": _finite(found.test.elo),
+            "played": found.next_pair, "max_pairs": found.max_pairs,
+            "history": [{"pairs": pairs, "llr": llr} for pairs, llr in history(db, found.id)],
+            "verdict": found.verdict, "reason": found.reason, "running": found.verdict is None,
+            "created_at": found.created_at, "changed_at": found.changed_at, "finished_at": found.finished_at}
+
+
+def _finite(value: float | None) -> float | None:
+    """JSON has no infinity: an Elo estimate of +-inf (every match won or lost) is given as None."""
+    return value if value is None or abs(value) != float("inf") else None
+
+
+__all__ = ["BATCH", "MAX_PAIRS", "Run", "SCHEMA", "SprtSettings", "end_run", "history", "oldest_open", "open_run",
+           "previous_version", "run", "run_json", "run_of", "store_batch"]
