@@ -153,7 +153,7 @@ def status_command(ladder_name: str | None, fmt: str, db_path: Path) -> None:
     import json
 
     from arena.league.queries import age_text
-    from arena.league.ratings import stored_ratings
+    from arena.league.ratings import current_ratings
     from arena.runs import ladder_store
     from arena.runs.tournament import runner_alive
 
@@ -164,7 +164,7 @@ def status_command(ladder_name: str | None, fmt: str, db_path: Path) -> None:
             raise click.ClickException(str(error)) from None
         now = time.time()
         head = ladder_store.overview(db, t, now=now, alive=runner_alive,
-                                     ratings=stored_ratings(db, t.game, t.variant))
+                                     ratings=current_ratings(db, t.game, t.variant))
         rows = [{**{k: v for k, v in e.items() if k not in ("bot_id", "last_match_at")},
                  "last_match": None if e["last_match_at"] is None else age_text(now - e["last_match_at"])}
                 for e in head.pop("entrants")]

@@ -20,6 +20,15 @@ resuming an interrupted tournament, or ``--recompute``, gives exactly the same n
 an uninterrupted run.  The cached table is extended incrementally while the stored results
 only grow past the last rated id, and recomputed from scratch otherwise.
 
+**Priors.**  A bot's first rated match starts from TrueSkill's default (mu 25, sigma 25/3),
+or from its stored prior in that game and variant (``rating_priors``, :func:`stored_priors`):
+a new version of a submitted bot starts from its previous version's rating, widened
+(:func:`widened`).  A prior is an input, like the results: every path that starts a rating
+(the incremental extension, a recompute, the read-only plan, the scheduler's view) reads it,
+so the table stays a pure function of the stored results and priors.  It is stored only for a
+bot that has not played in that game and variant yet (:func:`store_prior`), so it never
+changes a rating already computed.
+
 Rating streams over the stored matches (one cursor, history written in chunks), so memory
 does not grow with the league.  Two sides (two seats, or two teams) are rated by the closed
 form of :func:`rate_two_sides`, equal to the library's factor graph to 1e-9 (tested on
@@ -47,6 +56,10 @@ SIGMA = MU / 3
 BETA = MU / 6
 TAU = MU / 300
 DRAW_PROBABILITY = 0.10
+
+
+NEW_VERSION_WIDENING = SIGMA / 2
+"""Added (in quadrature) to the previous version's sigma for a new version's prior."""
 
 
 def environment() -> trueskill.TrueSkill:
@@ -98,23 +111,30 @@ def rated_sides(bot_ids: Sequence[int], ranking: Sequence[int] | None,
 
 
 def apply_match(env: trueskill.TrueSkill, current: dict[int, trueskill.Rating], bot_ids: Sequence[int],
-                ranking: Sequence[int], teams: Sequence[Sequence[int]] | None) -> dict[int, trueskill.Rating]:
+                ranking: Sequence[int], teams: Sequence[Sequence[int]] | None,
+                priors: Mapping[int, trueskill.Rating] | None = None) -> dict[int, trueskill.Rating]:
     """Rate one match; updates ``current`` in place and returns the new ratings of its bots.
 
+    A bot not in ``current`` starts from its entry in ``priors``, else from the default.
     A match :func:`rated_sides` refuses changes nothing and returns ``{}``.
     """
     sides = rated_sides(bot_ids, ranking, teams)
     if sides is None:
         return {}
     groups, ranks = sides
-    rating_groups = [{bot_ids[seat]: current.get(bot_ids[seat], env.create_rating()) for seat in group}
-                     for group in groups]
+
+    def now(bot: int) -> trueskill.Rating:
+        rating = current.get(bot)
+        if rating is None and priors:
+            rating = priors.get(bot)
+        return env.create_rating() if rating is None else rating
+
+    rating_groups = [{bot_ids[seat]: now(bot_ids[seat]) for seat in group} for group in groups]
     if len(groups) == 2:
         rated = rate_two_sides(env, rating_groups, ranks)
     elif all(len(group) == 1 for group in groups):
         rated = [{bot_ids[group[0]]: rating} for group, rating in
-                 zip(groups, rate_free_for_all(env, [current.get(bot_ids[group[0]], env.create_rating())
-                                                     for group in groups], ranks))]
+                 zip(groups, rate_free_for_all(env, [now(bot_ids[group[0]]) for group in groups], ranks))]
     else:
         rated = env.rate(rating_groups, ranks=ranks)
     new = {bot: rating for group in rated for bot, rating in group.items()}
@@ -303,14 +323,17 @@ def rate_free_for_all(env: trueskill.TrueSkill, ratings: Sequence[trueskill.Rati
 
 
 def rate(matches: Iterable[MatchRow], teams: Sequence[Sequence[int]] | None,
-         start: dict[int, trueskill.Rating] | None = None) -> tuple[dict[int, trueskill.Rating], list[RatingUpdate]]:
-    """Apply ``matches`` (played, in id order) from ``start``; the final ratings and the history."""
+         start: dict[int, trueskill.Rating] | None = None,
+         priors: Mapping[int, trueskill.Rating] | None = None) \
+        -> tuple[dict[int, trueskill.Rating], list[RatingUpdate]]:
+    """Apply ``matches`` (played, in id order) from ``start`` (bots not in it: from ``priors``,
+    else the default); the final ratings and the history."""
     env = environment()
     current = dict(start or {})
     history = []
     for match in matches:
         assert match.ranking is not None
-        new = apply_match(env, current, match.bot_ids, match.ranking, teams)
+        new = apply_match(env, current, match.bot_ids, match.ranking, teams, priors)
         if new:
             history.append(RatingUpdate(match.id, new))
     return current, history
@@ -318,6 +341,52 @@ def rate(matches: Iterable[MatchRow], teams: Sequence[Sequence[int]] | None,
 
 game_teams = league_stats.teams_of
 """The engine's fixed partnerships, or ``None`` (also for a game this arena does not know)."""
+
+
+def stored_priors(db: Database, game: str, variant: str) -> dict[int, trueskill.Rating]:
+    """``bot id -> rating`` each bot with a stored prior starts from in ``game``/``variant``;
+    the others start from the default (also every bot of a read-only file older than priors)."""
+    if not db.has_rating_priors:
+        return {}
+    return {row[0]: trueskill.Rating(row[1], row[2]) for row in db.conn.execute(
+        "SELECT bot_id, mu, sigma FROM rating_priors WHERE game = ? AND variant = ?", (game, variant))}
+
+
+DEFAULT_START = "TrueSkill's default"
+"""Where the rating of a bot without a prior starts (:func:`starting_rating`)."""
+
+
+def starting_rating(db: Database, game: str, variant: str, bot_id: int) -> tuple[trueskill.Rating, str]:
+    """Where ``bot_id``'s rating in ``game``/``variant`` starts and why: its prior and the
+    prior's reason, else the default and :data:`DEFAULT_START`."""
+    row = db.conn.execute("SELECT mu, sigma, reason FROM rating_priors WHERE game = ? AND variant = ? AND bot_id = ?",
+                          (game, variant, bot_id)).fetchone() if db.has_rating_priors else None
+    return (environment().create_rating(), DEFAULT_START) if row is None else (trueskill.Rating(row[0], row[1]), row[2])
+
+
+def widened(previous: Rated) -> trueskill.Rating:
+    """A new version's prior: its previous version's mu, and a sigma widened by
+    :data:`NEW_VERSION_WIDENING` in quadrature (the new code may play better or worse), at most
+    the default's.  Always above the ladder's ``new_sigma`` (SIGMA / 2), so the scheduler still
+    seats the new version first until its own matches have placed it."""
+    return trueskill.Rating(previous.mu, min(SIGMA, math.hypot(previous.sigma, NEW_VERSION_WIDENING)))
+
+
+def store_prior(db: Database, game: str, variant: str, bot_id: int, prior: Rated, reason: str) -> bool:
+    """Store ``bot_id``'s prior in ``game``/``variant``, within the caller's transaction.
+
+    Nothing is stored (``False``) if the bot has a prior there already, or has played a match
+    there: ratings may have been computed from where it started (the stored table, the web's
+    cached plan), and a prior now would make them and a recompute disagree.  (The played
+    matches are the running totals' ``bot_stats``, which every writable file has.)
+    """
+    if db.conn.execute("SELECT 1 FROM rating_priors WHERE game = ? AND variant = ? AND bot_id = ? UNION ALL"
+                       " SELECT 1 FROM bot_stats WHERE game = ? AND variant = ? AND bot_id = ? AND matches > 0",
+                       (game, variant, bot_id) * 2).fetchone() is not None:
+        return False
+    db.conn.execute("INSERT INTO rating_priors (game, variant, bot_id, mu, sigma, reason) VALUES (?, ?, ?, ?, ?, ?)",
+                    (game, variant, bot_id, prior.mu, prior.sigma, reason))
+    return True
 
 
 @dataclass
@@ -364,11 +433,12 @@ def _rate_after(db: Database, game: str, variant: str, plan: RatingPlan,
     cursor, updating ``plan``; yields the update of each rated match."""
     env = environment()
     teams = game_teams(game)
+    priors = stored_priors(db, game, variant)
     for match_id, bot_ids, _, ranking, _ in league_stats.played(db.conn, game, variant, after_id=plan.after,
                                                                  before_id=before_id):
         plan.considered += 1
         plan.last_id = match_id
-        new = apply_match(env, plan.final, bot_ids, ranking, teams)
+        new = apply_match(env, plan.final, bot_ids, ranking, teams, priors)
         if new:
             for bot in new:
                 plan.counts[bot] = plan.counts.get(bot, 0) + 1
@@ -434,6 +504,13 @@ def stored_ratings(db: Database, game: str, variant: str) -> dict[int, tuple[flo
     """``bot id -> (mu, sigma)`` of the stored table, as the last :func:`update_ratings` left it."""
     return {r[0]: (r[1], r[2]) for r in db.conn.execute(
         "SELECT bot_id, mu, sigma FROM ratings WHERE game = ? AND variant = ?", (game, variant))}
+
+
+def current_ratings(db: Database, game: str, variant: str) -> dict[int, tuple[float, float]]:
+    """:func:`stored_ratings`, and the prior of each bot it does not rate yet: the rating each
+    bot has now (the ladder's scheduler and status); bots with neither are left out."""
+    priors = {bot: (r.mu, r.sigma) for bot, r in stored_priors(db, game, variant).items()}
+    return priors | stored_ratings(db, game, variant)
 
 
 def rating_history(db: Database, game: str, variant: str, bot_id: int, plan: RatingPlan,

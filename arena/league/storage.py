@@ -25,6 +25,9 @@ Schema (version :data:`SCHEMA_VERSION`)::
     ratings(game, variant, bot_id, mu, sigma, matches)
     rating_history(bot_id, match_id, mu, sigma)        the rating after each match, WITHOUT ROWID
     rating_state(game, variant, last_match_id, rated_count)
+    rating_priors(game, variant, bot_id, mu, sigma, reason)
+                                                       where a bot's rating starts (a new version's: its
+                                                       previous version's), read by every rating path
     game_stats, bot_stats, pair_stats, tournament_stats, tournament_bot_stats
                                                        running totals (:mod:`arena.league.stats`)
     ladder_entrants(tournament_id, bot_id, state, reason, joined_at, active_since, changed_at,
@@ -73,21 +76,23 @@ from arena.league import stats as league_stats
 from arena.submission import accounts, sprt_runs, submissions
 from referee.result import MatchRecord, MoveStatus
 
-SCHEMA_VERSION = 10
+SCHEMA_VERSION = 11
 """1: records as JSON text; 2: records compact; 3: running totals (:mod:`arena.league.stats`)
 and rating history by bot; 4: records with a preset dictionary and the engine's texts left out
 (:func:`encode_record`), seats and rating history without row ids; 5: ladder entrants and
 status (:data:`LADDER_SCHEMA`); 6: accounts and web sessions (:mod:`arena.submission.accounts`);
 7: each ladder entrant's played matches and last match as running totals; 8: submitted bots
 (:mod:`arena.submission.submissions`); 9: each bot's totals per tournament (the standings) as running
-totals; 10: SPRT runs of submitted versions (:mod:`arena.submission.sprt_runs`).  Older files are
-migrated on open."""
+totals; 10: SPRT runs of submitted versions (:mod:`arena.submission.sprt_runs`); 11: rating priors
+(:data:`RATING_PRIORS_SCHEMA`).  Older files are migrated on open."""
 _STATS_SINCE = 3
 """The first schema with the running totals."""
 _ENTRANT_TOTALS_SINCE = 7
 """The first schema with ladder entrants' running totals."""
 _TOURNAMENT_TOTALS_SINCE = 9
 """The first schema with each bot's running totals per tournament."""
+_RATING_PRIORS_SINCE = 11
+"""The first schema with rating priors."""
 DEFAULT_DB = "arena.db"
 
 _SCHEMA = """
@@ -198,6 +203,21 @@ CREATE TABLE rating_state (
     PRIMARY KEY (game, variant)
 );
 """
+
+RATING_PRIORS_SCHEMA = """
+CREATE TABLE IF NOT EXISTS rating_priors (
+    game TEXT NOT NULL,
+    variant TEXT NOT NULL,
+    bot_id INTEGER NOT NULL REFERENCES bots(id),
+    mu REAL NOT NULL,
+    sigma REAL NOT NULL,
+    reason TEXT NOT NULL DEFAULT '',
+    PRIMARY KEY (game, variant, bot_id)
+);
+"""
+"""Where a bot's rating starts in one game and variant, instead of TrueSkill's default: an
+input of the ratings, not derived data, so a recompute keeps it and replays from it
+(:func:`arena.league.ratings.stored_priors`).  ``reason`` says where it came from."""
 
 
 LADDER_SCHEMA = """
@@ -399,10 +419,10 @@ class Database:
             if not create:
                 raise StorageError(f"no arena database at {self.path}")
             with self.transaction():
-                _execute_script(self.conn, _SCHEMA + league_stats.SCHEMA + LADDER_SCHEMA + ';' + accounts.SCHEMA + ';'
-                                + submissions.SCHEMA + ';' + sprt_runs.SCHEMA)
+                _execute_script(self.conn, _SCHEMA + RATING_PRIORS_SCHEMA + league_stats.SCHEMA + LADDER_SCHEMA + ';'
+                                + accounts.SCHEMA + ';' + submissions.SCHEMA + ';' + sprt_runs.SCHEMA)
                 self.conn.execute("INSERT INTO schema_version (version) VALUES (?)", (SCHEMA_VERSION,))
-            self.has_stats = self.has_entrant_totals = self.has_tournament_totals = True
+            self.has_stats = self.has_entrant_totals = self.has_tournament_totals = self.has_rating_priors = True
             return
         if "schema_version" not in tables:
             raise StorageError(f"{self.path} is an SQLite file but not an arena database")
@@ -422,6 +442,9 @@ class Database:
         """Whether ladder entrants' played matches are stored (schema 7), else they are counted."""
         self.has_tournament_totals = (self.schema_version() or 0) >= _TOURNAMENT_TOTALS_SINCE
         """Whether each bot's totals per tournament are stored (schema 9), else they are computed."""
+        self.has_rating_priors = (self.schema_version() or 0) >= _RATING_PRIORS_SINCE
+        """Whether the file has rating priors (else, a read-only view of an older file, every bot
+        starts at the default)."""
 
     def _migrate(self, version: int) -> None:
         """Bring an older schema up to :data:`SCHEMA_VERSION`, in one transaction."""
@@ -456,6 +479,8 @@ class Database:
                 league_stats.rebuild_tournament_bots(self.conn)
             if version < 10:  # SPRT runs of submitted versions
                 _execute_script(self.conn, sprt_runs.SCHEMA)
+            if version < 11:  # rating priors: none yet, so every rating stays as it was
+                _execute_script(self.conn, RATING_PRIORS_SCHEMA)
             self.conn.execute("UPDATE schema_version SET version = ?", (SCHEMA_VERSION,))
 
     def _reencode_records(self) -> None:

@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.executors import Executor, JobResult, MatchJob
-from arena.league.ratings import MU, SIGMA, stored_ratings, update_ratings
+from arena.league.ratings import MU, SIGMA, current_ratings, update_ratings
 from arena.league.storage import BotRow, Database, ScheduledMatch, TournamentRow
 from arena.runs import ladder_store as store
 from arena.runs.ladder_store import RATE_WINDOW_S
@@ -406,7 +406,7 @@ class Ladder:
         self.waiting = ""
         size_rng = random.Random(f"ladder-size:{self.t.seed}:{self.number}")
         size = size_rng.randint(low, min(high, n)) if not self.cls.teams and self.cls.max_players > 2 else None
-        ratings = stored_ratings(self.db, self.t.game, self.t.variant)
+        ratings = current_ratings(self.db, self.t.game, self.t.variant)  # a new version: its prior
         entrants = [Entrant(e.bot_id, *ratings.get(e.bot_id, (MU, SIGMA)), joined=e.active_since,
                             times=tuple(self.times.get(e.bot_id, ()))) for e in self.active]
         now = time.time()

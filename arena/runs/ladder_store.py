@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from arena.league.ratings import Rated, store_prior
 from arena.league.storage import Database, ScheduledMatch, TournamentRow
 
 STATES = ("active", "paused", "removed")
@@ -81,15 +82,21 @@ def entrants(db: Database, tid: int) -> list[EntrantRow]:
                        *(r[8:] if db.has_entrant_totals else counted.get(r[0], (0, None)))) for r in rows]
 
 
-def add_entrant(db: Database, tid: int, bot_id: int, address: str | None) -> str:
+def add_entrant(db: Database, tid: int, bot_id: int, address: str | None, *,
+                prior: tuple[Rated, str] | None = None) -> str:
     """Enter a registered bot (again): active from now.  Returns what changed: ``"added"``,
     ``"resumed"`` (it was paused or removed) or ``"already active"``.
 
     The bot joins ``tournament_bots`` once; a bot entered by address keeps its address in the
-    ladder's options, as a tournament's do.
+    ladder's options, as a tournament's do.  ``prior`` (a rating and where it comes from) is
+    stored as where the bot's rating in the ladder's game starts, in the same transaction
+    (:func:`arena.league.ratings.store_prior`: not if it has one or has played there already).
     """
     now = time.time()
     with db.transaction():
+        if prior is not None:
+            game, variant = db.conn.execute("SELECT game, variant FROM tournaments WHERE id = ?", (tid,)).fetchone()
+            store_prior(db, game, variant, bot_id, *prior)
         row = db.conn.execute("SELECT state FROM ladder_entrants WHERE tournament_id = ? AND bot_id = ?",
                               (tid, bot_id)).fetchone()
         position = db.conn.execute("SELECT position FROM tournament_bots WHERE tournament_id = ? AND bot_id = ?",

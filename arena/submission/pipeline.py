@@ -22,11 +22,17 @@ same author on that ladder beyond ``keep`` leave it (removed, state ``retired``)
 it (:func:`arena.submission.sprt_runs.open_run`); ``arena submissions work`` plays open runs
 a batch at a time between submissions (:mod:`arena.submission.sprt_play`).
 
-Ratings: a new version starts from TrueSkill's default prior (mu 25, sigma 8.33), not from
-its previous version's mu.  The league recomputes ratings by replaying matches from that
-prior (:mod:`arena.league.ratings`), so a seeded start would need its own stored table
-consulted on every recompute; until then the default prior's wide sigma lets a new version
-find its place within a few duplicate sets.
+Ratings: a new version starts from its previous version's rating, not from TrueSkill's
+default (mu 25, sigma 8.33): the author's newest earlier version of the same bot name that
+reached ``active`` and has a rating in the ladder's game and variant (its rated one, else its
+own prior).  The new version keeps that mu, with sigma widened to
+``min(8.33, sqrt(sigma^2 + 4.17^2))`` (:func:`arena.league.ratings.widened`): a new version is
+usually close to its predecessor, so it needs fewer matches to find its place and plays at
+its level from the first set, while the wider sigma lets it move quickly if it changed much,
+and keeps it above the ladder's ``new_sigma`` (4.17), so the scheduler still seats it first.
+The start is stored as the bot's rating prior in the same transaction as its entry
+(``rating_priors``), and every recompute replays from it (:mod:`arena.league.ratings`).  A first
+version, or one whose earlier versions have no rating, starts from the default.
 
 Each submission's log (``<data dir>/logs/<id>.log``, the row's ``log_path``) holds the build
 log, the check's report and each validation match's outcome, for its author's eyes.
@@ -39,13 +45,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+import trueskill
+
 from arena.authoring.check_bot import CheckReport, check_bot
 from arena.executors import MatchJob, play_job
 from arena.executors.keeper import BotKeeper
+from arena.league.ratings import DEFAULT_START, plan_ratings, starting_rating, stored_priors, widened
 from arena.league.storage import BotConflictError, Database, TournamentRow
 from arena.resources import random_bot_dir
 from arena.runs import ladder_store
-from arena.runs.ladder import enter_specs
+from arena.runs.tournament import register
 from arena.submission.archive import ArchiveError, read_manifest
 from arena.submission.build import BuildError, build_folder, ensure_built
 from arena.submission.sprt_runs import SprtSettings, open_run
@@ -266,12 +275,39 @@ def _validate(spec: BotSpec, ladder: TournamentRow | None, sandbox: SandboxConfi
         keeper.close()
 
 
+def _previous_rating(db: Database, sid: int, author: str, name: str, ladder: TournamentRow) \
+        -> tuple[trueskill.Rating, str] | None:
+    """The rating of the author's newest version of ``name`` before submission ``sid`` that
+    reached ``active`` and is rated in the ladder's game (or has a prior there), and its label."""
+    earlier = db.conn.execute(
+        "SELECT b.id, b.name, b.version FROM submissions s JOIN users u ON u.id = s.author_id JOIN bots b"
+        " ON b.name = s.bot_name AND b.version = s.version WHERE u.name = ? AND s.bot_name = ? AND s.id < ?"
+        " AND s.state IN ('active', 'retired') ORDER BY s.id DESC", (author, name, sid)).fetchall()
+    if not earlier:
+        return None
+    rated = plan_ratings(db, ladder.game, ladder.variant).final
+    priors = stored_priors(db, ladder.game, ladder.variant)
+    for bot_id, bot_name, version in earlier:
+        rating = rated.get(bot_id, priors.get(bot_id))
+        if rating is not None:
+            return rating, f"{bot_name} {version}"
+    return None
+
+
 def _enter(db: Database, sid: int, spec: BotSpec, ladder: TournamentRow, author: str, keep: int) -> str:
-    """Register the bot, add it to the ladder and retire the author's versions beyond ``keep``."""
+    """Register the bot, add it to the ladder (its rating starting from its previous version's,
+    widened) and retire the author's versions beyond ``keep``."""
+    previous = _previous_rating(db, sid, author, spec.name, ladder)
+    prior = None if previous is None else (widened(previous[0]), f"{previous[1]}'s rating, widened")
     try:
-        [(label, change)] = enter_specs(db, ladder, [spec])
+        row = register(db, spec)
+        change = ladder_store.add_entrant(db, ladder.id, row.id, spec.address, prior=prior)
     except BotConflictError as error:
         raise StepFailed(f"{error}; give the new files a new version in bot.toml") from None
+    label, seeded = row.label, ""
+    start, why = starting_rating(db, ladder.game, ladder.variant, row.id)
+    if why != DEFAULT_START:
+        seeded = f"; rated from mu {start.mu:.2f}, sigma {start.sigma:.2f} ({why})"
     with db.transaction():
         db.conn.execute("UPDATE submissions SET state = 'active', changed_at = ? WHERE id = ?", (time.time(), sid))
     older = db.conn.execute(
@@ -285,7 +321,7 @@ def _enter(db: Database, sid: int, spec: BotSpec, ladder: TournamentRow, author:
             ladder_store.set_state(db, ladder.id, found[0], "removed", f"retired: replaced by submission {sid}")
         _set(db, old_id, "retired", f"retired: replaced by submission {sid} (at most {keep} active versions)")
         retired.append(f"{old_name} {old_version}")
-    return (f"active on ladder {ladder.name} as {label} ({change})"
+    return (f"active on ladder {ladder.name} as {label} ({change}){seeded}"
             + (f"; retired {', '.join(retired)}" if retired else ""))
 
 

@@ -39,10 +39,11 @@ def nice_ticks(low: float, high: float, count: int = 5) -> list[float]:
 
 
 def rating_history_svg(history: Sequence[dict[str, Any]], title: str, *, width: int = 640,
-                       height: int = 240) -> Markup:
-    """mu after each rated match (from the prior, at 0), with a band of one sigma either side
-    and the conservative rating (mu - 3 sigma) dashed.  ``history`` items have ``mu`` and ``sigma``."""
-    points = [{"mu": MU, "sigma": SIGMA}] + list(history)  # every bot starts from the prior
+                       height: int = 240, start: dict[str, float] | None = None) -> Markup:
+    """mu after each rated match (from ``start``, the bot's prior, at 0: TrueSkill's default if
+    ``None``), with a band of one sigma either side and the conservative rating (mu - 3 sigma)
+    dashed.  ``history`` items and ``start`` have ``mu`` and ``sigma``."""
+    points = [start or {"mu": MU, "sigma": SIGMA}] + list(history)
     if len(points) > _MAX_POINTS:
         stride = len(points) / _MAX_POINTS
         points = [points[int(i * stride)] for i in range(_MAX_POINTS - 1)] + [points[-1]]

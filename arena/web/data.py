@@ -13,7 +13,7 @@ from datetime import datetime, timezone
 from typing import Any
 
 from arena.league.queries import bot_labels, h2h_matrix, rating_json
-from arena.league.ratings import rating_history
+from arena.league.ratings import rating_history, starting_rating
 from arena.league.storage import BotRow, Database, MatchRow, NotFoundError, QueryInterrupted, TournamentRow
 from arena.web.bot_output import shown_faults
 from arena.web.store import ReadOnlyStore
@@ -113,7 +113,8 @@ def head_to_head(store: ReadOnlyStore, db: Database, game: str, variant: str) ->
 
 
 def bot(store: ReadOnlyStore, db: Database, bot_id: int) -> dict[str, Any]:
-    """A bot, with its rating and rating history in every game it played."""
+    """A bot, with its rating and rating history in every game it played, and where that history
+    starts (its prior: a new version starts from its previous version's rating)."""
     try:
         row = db.bot(bot_id)
     except NotFoundError:
@@ -124,8 +125,10 @@ def bot(store: ReadOnlyStore, db: Database, bot_id: int) -> dict[str, Any]:
         mine = next((r for r in store.table(db, game, variant) if r.bot_id == bot_id), None)
         history = store.per_table(db, game, variant, ("history", bot_id),
                                   lambda: rating_history(db, game, variant, bot_id, plan, limit=HISTORY_POINTS))
+        start, _ = starting_rating(db, game, variant, bot_id)
         result.append({"game": game, "variant": variant,
                        "rating": None if mine is None else rating_json(mine),
+                       "start": {"mu": round(start.mu, 4), "sigma": round(start.sigma, 4)},
                        "history_cut": plan.counts.get(bot_id, 0) > len(history),
                        "history": [{"match": m, "mu": round(mu, 4), "sigma": round(sigma, 4)}
                                    for m, mu, sigma in history]})

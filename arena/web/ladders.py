@@ -12,7 +12,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from arena.league.ratings import separations
+from arena.league.ratings import separations, stored_priors
 from arena.league.storage import Database, NotFoundError
 from arena.runs import ladder_store
 from arena.web.data import BadRequest, NotFound, is_whole_number, iso_time, match_json
@@ -48,9 +48,10 @@ def ladder(store: ReadOnlyStore, db: Database, tid: int, since: int | None = Non
     The leaderboard is sorted as the game's rating table (conservative rating, then mu);
     ``rank``, ``best_rank``/``worst_rank`` and ``tied_with`` are within the ladder's rated
     entrants (``arena ratings``' "ranks" and "tied with", docs/ladder.md); entrants not yet
-    rated follow, without a rank.  ``latest`` holds the :data:`LATEST` played matches with the
-    largest ids, or with ``since`` only those above it; ``next_since`` is the id to pass next
-    time: below every match still to be played, so one that finishes late is not missed.
+    rated follow, without a rank (with their prior's mu and sigma, if they have one: a new
+    version's start).  ``latest`` holds the :data:`LATEST` played matches with the largest ids,
+    or with ``since`` only those above it; ``next_since`` is the id to pass next time: below
+    every match still to be played, so one that finishes late is not missed.
 
     :raises NotFound: if there is no ladder ``tid``.
     """
@@ -62,7 +63,8 @@ def ladder(store: ReadOnlyStore, db: Database, tid: int, since: int | None = Non
         raise NotFound(f"tournament {tid} is not a ladder")
     now = time.time()
     table = {r.bot_id: r for r in store.table(db, t.game, t.variant)}
-    data = ladder_store.overview(db, t, now=now)  # mu and sigma: the table's, set below
+    priors = {bot: (r.mu, r.sigma) for bot, r in stored_priors(db, t.game, t.variant).items()}
+    data = ladder_store.overview(db, t, now=now, ratings=priors)  # mu and sigma: the table's, set below
     rated = sorted((e for e in data["entrants"] if e["bot_id"] in table), key=lambda e: table[e["bot_id"]].rank)
     unrated = [e for e in data["entrants"] if e["bot_id"] not in table]
     for rank, (entrant, sep) in enumerate(zip(rated, separations([table[e["bot_id"]] for e in rated])), 1):

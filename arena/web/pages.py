@@ -80,7 +80,7 @@ def bot(request: Request) -> Response:
         info = data.bot(store, db, request.path_params["bot_id"])
     for entry in info["games"]:
         entry["chart"] = rating_history_svg(entry["history"], f"{entry['game']} ({entry['variant']}): "
-                                                              f"{info['bot']['label']}")
+                                                              f"{info['bot']['label']}", start=entry["start"])
     return _render(request, "bot.html", info)
 
 

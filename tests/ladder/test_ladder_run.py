@@ -216,3 +216,36 @@ def test_one_process_runs_several_ladders(tmp_path: Path) -> None:
     finally:
         stop(process)
     assert_whole(db)
+
+
+def test_the_scheduler_sees_an_entrant_not_rated_yet_at_its_prior(tmp_path: Path) -> None:
+    """Two rated entrants (about 35 and 24, settled) and a new version not rated yet, whose
+    prior is mu 35 with sigma above ``new_sigma``.  The new one is seated first, against the
+    entrant it is least separated from at its prior's mu: the high one (at the default mu 25
+    it would be the low one)."""
+    from arena.league.ratings import current_ratings, store_prior, update_ratings
+    from arena.league.storage import ScheduledMatch
+    from arena.runs.ladder import Ladder, load_config, open_ladder
+    from arena.runs.ladder_store import append_matches
+    from arena.scheduling.ladder import Policy
+    from referee.sandbox import SandboxConfig, SandboxMode
+    from tournament.helpers import record
+
+    bots = [write_bot(tmp_path / "bots" / name, name) for name in ("high", "low", "newer")]
+    config = load_config(write_config(tmp_path, bots))
+    with Database(config.db) as db:
+        ladder = open_ladder(db, config.ladders[0], config)[0]
+        ids = {b.name: b.id for b in db.bots()}
+        with db.transaction():
+            for name, mu, sigma in (("high", 35.0, 1.0), ("low", 24.0, 1.0), ("newer", 35.0, 4.5)):
+                assert store_prior(db, "yahtzee", "yahtzee", ids[name], trueskill.Rating(mu, sigma), "test")
+        [match_id] = append_matches(db, ladder, [ScheduledMatch((ids["high"], ids["low"]), 1, 0, 0, 0)])
+        db.store_results([(match_id, record(match_id, [0, 1]))])
+        update_ratings(db, "yahtzee", "yahtzee")
+        seen = current_ratings(db, "yahtzee", "yahtzee")
+        assert seen[ids["high"]][0] > 34 and seen[ids["low"]][0] < 24 and seen[ids["newer"]] == (35.0, 4.5)
+        sandbox = SandboxConfig(SandboxMode.NONE)
+        runner = Ladder(db, ladder, sandbox, sandbox, lambda text: None, Policy(explore=0.0))
+        runner.refresh()
+        jobs = runner.take(2)
+        assert {frozenset(runner.in_play[job.match_id]) for job in jobs} == {frozenset({ids["newer"], ids["high"]})}

@@ -3,6 +3,8 @@ check-bot and validation matches, a real ``arena submissions work`` process and 
 
 from __future__ import annotations
 
+import json
+import math
 import os
 import signal
 import subprocess
@@ -11,17 +13,22 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import trueskill
 from click.testing import CliRunner
+from starlette.testclient import TestClient
 
 from arena.cli import main
-from arena.league.storage import Database
+from arena.league.ratings import SIGMA, current_ratings, environment, stored_priors, update_ratings
+from arena.league.storage import Database, ScheduledMatch
 from arena.runs.ladder import load_config, open_ladder
-from arena.runs.ladder_store import entrants, ladders
+from arena.runs.ladder_store import append_matches, entrants, ladders
+from arena.web.app import create_app
 from arena.submission import accounts
 from arena.submission.archive import pack
 from arena.submission.pipeline import work_once
 from arena.submission.submissions import bot_folder, receive
 from tests.ladder.helpers import write_config
+from tests.tournament.helpers import record
 
 from .test_upload import RANDOM_BOT, ROOT, Served, bot_named, free_port, request
 
@@ -114,6 +121,74 @@ def test_keeping_one_version_retires_the_older_one(league: tuple[Database, Path]
     states = dict(db.conn.execute("SELECT id, state FROM submissions").fetchall())
     assert states == {first.id: "retired", second.id: "active"}
     assert dice_entrants(db) == {"random@1.0": "active", "anns-bot@1.0": "removed", "anns-bot@2.0": "active"}
+
+
+def play_on_the_dice_ladder(db: Database, winner: int, loser: int, count: int) -> list[int]:
+    """``count`` ladder matches (both seatings in turn) that ``winner`` wins, stored as a ladder
+    stores them, then the stored table brought up to date as the running ladder does."""
+    ladder = ladders(db)[0]
+    ids = append_matches(db, ladder, [ScheduledMatch((winner, loser) if k % 2 == 0 else (loser, winner), k, k, k, 0)
+                                      for k in range(count)])
+    db.store_results([(match_id, record(match_id, [0, 1] if k % 2 == 0 else [1, 0])) for k, match_id in enumerate(ids)])
+    update_ratings(db, ladder.game, ladder.variant)
+    return ids
+
+
+def test_a_new_version_starts_from_its_previous_versions_rating_widened(
+        league: tuple[Database, Path], tmp_path: Path) -> None:
+    db, data_dir = league
+    ann = accounts.user(db, "ann")
+    receive(db, data_dir, ann, pack(bot_named(tmp_path / "v1", "anns-bot", "1.0")), ladder="dice")
+    [first] = work_once(db, data_dir)
+    assert first.state == "active" and "rated from" not in first.message
+    bot_id = {f"{b.name}@{b.version}": b.id for b in db.bots()}
+    v1, random_bot = bot_id["anns-bot@1.0"], bot_id["random@1.0"]
+    assert stored_priors(db, "yahtzee", "yahtzee") == {}  # a first version starts at the default
+    play_on_the_dice_ladder(db, v1, random_bot, 6)
+    mu1, sigma1 = current_ratings(db, "yahtzee", "yahtzee")[v1]
+    assert mu1 > 30
+
+    second_bot = bot_named(tmp_path / "v2", "anns-bot", "2.0")
+    (second_bot / "notes.txt").write_text("changed files")
+    receive(db, data_dir, ann, pack(second_bot), ladder="dice")
+    [second] = work_once(db, data_dir)
+    v2 = {f"{b.name}@{b.version}": b.id for b in db.bots()}["anns-bot@2.0"]
+    widened_sigma = min(SIGMA, math.sqrt(sigma1 ** 2 + (SIGMA / 2) ** 2))
+    assert second.state == "active"
+    assert f"(added); rated from mu {mu1:.2f}, sigma {widened_sigma:.2f} (anns-bot 1.0's rating, widened)" \
+        in second.message
+    [(prior_mu, prior_sigma)] = [(r.mu, r.sigma) for bot, r in stored_priors(db, "yahtzee", "yahtzee").items()
+                                 if bot == v2]
+    assert prior_mu == pytest.approx(mu1, abs=1e-9) and prior_sigma == pytest.approx(widened_sigma, abs=1e-9)
+    assert SIGMA / 2 < prior_sigma < SIGMA  # the scheduler still seats it first (new_sigma = SIGMA / 2)
+    assert current_ratings(db, "yahtzee", "yahtzee")[v2] == (prior_mu, prior_sigma)  # the scheduler's view
+    db_path = tmp_path / "ladder.db"
+    status = CliRunner().invoke(main, ["ladder", "status", "--format", "json", "--db", str(db_path)])
+    assert status.exit_code == 0, status.output
+    shown = {e["bot"]: e for e in json.loads(status.output)["entrants"]}
+    assert (shown["anns-bot@2.0"]["mu"], shown["anns-bot@2.0"]["sigma"]) == (prior_mu, prior_sigma)
+    with TestClient(create_app(db_path)) as client:
+        [entrant] = [e for e in client.get(f"/api/ladders/{ladders(db)[0].id}").json()["entrants"]
+                     if e["bot"] == "anns-bot@2.0"]
+        assert (entrant["mu"], entrant["sigma"], entrant["rank"]) == (prior_mu, prior_sigma, None)
+
+    random_before = trueskill.Rating(*current_ratings(db, "yahtzee", "yahtzee")[random_bot])
+    [match_id] = play_on_the_dice_ladder(db, v2, random_bot, 1)  # its first match, won against the random bot
+    [(expected,), _] = environment().rate([(trueskill.Rating(prior_mu, prior_sigma),), (random_before,)],
+                                          ranks=[0, 1])  # the library, from the prior: the oracle
+    for extra in ([], ["--recompute"]):
+        table = CliRunner().invoke(main, ["ratings", "--game", "yahtzee", "--format", "json", "--db", str(db_path),
+                                          *extra])
+        assert table.exit_code == 0, table.output
+        row = next(r for r in json.loads(table.output) if (r["bot"], r["version"]) == ("anns-bot", "2.0"))
+        assert row["mu"] == pytest.approx(expected.mu, abs=1e-4)
+        assert row["sigma"] == pytest.approx(expected.sigma, abs=1e-4)
+    with TestClient(create_app(db_path)) as client:
+        game = client.get(f"/api/bots/{v2}").json()["games"][0]
+        assert game["start"] == {"mu": round(prior_mu, 4), "sigma": round(prior_sigma, 4)}
+        [point] = game["history"]
+        assert point["match"] == match_id and point["mu"] == pytest.approx(expected.mu, abs=1e-4)
+        assert client.get(f"/bots/{v2}").status_code == 200
 
 
 def test_a_bot_that_crashes_in_validation_fails_and_only_its_author_reads_why(

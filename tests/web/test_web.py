@@ -332,6 +332,19 @@ def test_rating_chart_labels_are_round_numbers():
     assert all(v % step == 0 for v in values) and step in (5, 10, 20, 50), labels
 
 
+def test_a_rating_chart_starts_from_the_bots_prior():
+    """A new version's history starts at its prior (its previous version's mu), not at mu 25."""
+    history = [{"match": 1, "mu": 32.0, "sigma": 4.0}]
+
+    def first_mu_point(svg: str) -> float:
+        return float(re.search(r'<polyline class="mu" points="[^,]+,([^ "]+)', svg).group(1))
+
+    default, seeded = (str(rating_history_svg(history, "t", start=start))
+                       for start in (None, {"mu": 33.0, "sigma": 4.5}))
+    assert default == str(rating_history_svg(history, "t", start={"mu": 25.0, "sigma": 25 / 3}))
+    assert first_mu_point(seeded) < first_mu_point(default)  # higher on the chart: svg y grows downwards
+
+
 def test_yaniv_tables_say_lower_scores_are_better(every_game_db):
     with TestClient(create_app(every_game_db)) as client:
         yaniv_tid = next(t["id"] for t in client.get("/api/tournaments").json() if t["game"] == "yaniv")
