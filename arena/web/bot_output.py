@@ -1,9 +1,9 @@
 """Who may read what a bot wrote about itself.
 
 A fault's detail often quotes the bot: the last line of its stderr when its process ends,
-the text of its gRPC errors, what it says when it fails to start.  On the web that text is
-shown only to the bot's author and to admins; everyone else gets the fault's seat, kind and
-decision with :data:`HIDDEN` as its detail.  The CLI, the organiser's own tool, shows it all.
+the text of its gRPC errors, what it says when it fails to start (:data:`QUOTING`).  On the
+web that text is shown only to the bot's author and to admins; everyone else gets the fault's
+seat, kind and decision with :data:`HIDDEN` as its detail.  The CLI, the organiser's own tool, shows it all.
 
 A league bot's author is the author of the submission that entered it in a ladder
 (:func:`arena.submission.submissions.authored_bots`), never the manifest's ``author`` field,
@@ -39,12 +39,20 @@ def readable_seats(db: Database, user: accounts.User | None, bot_ids: Sequence[i
     return frozenset(seat for seat, bot in enumerate(bot_ids) if bot in mine)
 
 
+QUOTING = frozenset({"error", "process_exit", "startup"})
+"""The fault kinds whose detail may quote the bot (its gRPC error text, its output when its
+process ends, what it said or claimed when it failed to start).  A ``timeout`` or an
+``invalid`` answer is described by the referee alone ("no answer within 1.000 s", "index 7 is
+not in 0..2"), so everyone reads it."""
+
+
 def shown_faults(faults: Sequence[dict[str, Any]], readable: Collection[int] | None) -> list[dict[str, Any]]:
-    """Faults (as :meth:`referee.result.Fault.to_json`) with the detail of each seat outside
-    ``readable`` hidden (``None``: every seat readable)."""
+    """Faults (as :meth:`referee.result.Fault.to_json`) with the detail of each :data:`QUOTING`
+    fault of a seat outside ``readable`` hidden (``None``: every seat readable)."""
     if readable is None:
         return list(faults)
-    return [fault if fault["seat"] in readable else {**fault, "detail": HIDDEN} for fault in faults]
+    return [{**fault, "detail": HIDDEN} if fault["kind"] in QUOTING and fault["seat"] not in readable else fault
+            for fault in faults]
 
 
 def match_readable(db: Database, user: accounts.User | None, match_id: int) -> frozenset[int]:

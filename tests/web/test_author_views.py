@@ -252,3 +252,15 @@ def test_the_validation_replay_opens_in_the_viewer_for_its_author(league: League
     assert re.search(r"fault: process_exit: exited with status 3: RuntimeError: " + SECRET, move), move
     assert page.locator("#board").inner_html() != ""
     assert page.dialogs == [] and page.errors == []
+
+
+def test_only_the_kinds_that_quote_the_bot_are_hidden() -> None:
+    """A timeout's or an invalid answer's detail is the referee's own words: everyone reads it."""
+    from arena.web.bot_output import shown_faults
+
+    faults = [{"seat": 0, "kind": kind, "detail": f"{kind} text", "decision": 1}
+              for kind in ("timeout", "invalid", "error", "process_exit", "startup")]
+    shown = {f["kind"]: f["detail"] for f in shown_faults(faults, frozenset())}
+    assert shown == {"timeout": "timeout text", "invalid": "invalid text", "error": HIDDEN,
+                     "process_exit": HIDDEN, "startup": HIDDEN}
+    assert shown_faults(faults, frozenset({0})) == faults and shown_faults(faults, None) == faults
