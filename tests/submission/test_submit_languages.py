@@ -123,7 +123,7 @@ def test_a_submitted_kit_builds_validates_and_plays_its_ladder(league: League, t
     status, shown = request(league.served, "GET", f"/api/submissions/{sid}", token=league.token)
     assert status == 200 and isinstance(shown, dict) and shown["state"] == "active", shown
     if language == "cpp":  # built by the worker into the store the ladder reads
-        assert f"arena: building bot {name}@0.1" in worked.stderr
+        assert f"arena: building bot {name}@0.1" in worked.stderr and (league.builds / name).is_dir()
     active = time.perf_counter()
 
     ladder = start(league.config)
@@ -131,7 +131,7 @@ def test_a_submitted_kit_builds_validates_and_plays_its_ladder(league: League, t
         wait_until(lambda: played_by(league.served.db, name) > 0, ladder, f"a stored match of {name}", timeout=300)
     finally:
         ladder.send_signal(signal.SIGINT)
-        out, err = ladder.communicate(timeout=60)
+        _, err = ladder.communicate(timeout=60)
     assert f"building bot {name}" not in err  # the worker's build, not a second one
     played = matches_of(league.served.db, name)
     assert played and all(faults == 0 and not forfeited for _, faults, forfeited in played), played
