@@ -220,6 +220,23 @@ def test_a_bot_that_crashes_in_validation_fails_and_only_its_author_reads_why(
         server.communicate(timeout=30)
 
 
+def test_a_bot_whose_build_succeeds_but_that_crashes_fails_validation_with_its_build_log(
+        league: tuple[Database, Path], tmp_path: Path) -> None:
+    db, data_dir = league
+    bot = bot_named(tmp_path / "b", "crasher")
+    (bot / "bot.py").write_text(CRASH_ON_FIRST_DECISION)
+    (bot / "build.py").write_text("print('built <fine>')\n")
+    (bot / "bot.toml").write_text((bot / "bot.toml").read_text() + '\n[build]\ncommand = ["{python}", "build.py"]\n')
+    sub, _ = receive(db, data_dir, accounts.user(db, "ann"), pack(bot), ladder="dice")
+    [outcome] = work_once(db, data_dir)
+    assert outcome.state == "failed" and outcome.message.startswith("validation failed: check-bot: yahtzee: ")
+    log = (data_dir / "logs" / f"{sub.id}.log").read_text()
+    assert "== build log\nbuilt <fine>" in log and "FAIL: yahtzee" in log
+    assert [path.name for path in (tmp_path / "builds" / "crasher").iterdir() if not path.name.startswith(".")
+            and not path.name.endswith(".log")]  # the build was kept: it succeeded
+    assert "crasher@1.0" not in dice_entrants(db)
+
+
 CRASH_AFTER_400_DECISIONS = '''
 import os
 from arena.sdk import random_decide, run_bot
