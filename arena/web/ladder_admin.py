@@ -24,11 +24,12 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from arena.league.storage import Database, NotFoundError
+from arena.league.storage import Database
 from arena.runs import ladder_store
 from arena.submission import accounts
 from arena.submission.web_auth import AccountsDoor, bearer_user, read_form, signed_in
 from arena.web.data import NotFound
+from arena.web.ladders import ladder_row
 
 ACTIONS = {"pause": "paused", "resume": "active", "remove": "removed"}
 """Each action's path word and the state it sets, as ``arena ladder pause|resume|remove``."""
@@ -53,12 +54,7 @@ def apply(db: Database, tid: int, bot_id: int, action: str, admin: accounts.User
     """
     if action not in ACTIONS:
         raise NotFound(f"no action {action!r}: pause, resume or remove")
-    try:
-        t = db.tournament(tid)
-    except NotFoundError:
-        raise NotFound(f"no ladder {tid}") from None
-    if not ladder_store.is_ladder(t):
-        raise NotFound(f"tournament {tid} is not a ladder")
+    ladder_row(db, tid)
     if not ladder_store.set_state(db, tid, bot_id, ACTIONS[action], reason(action, admin)):
         raise NotFound(f"bot {bot_id} is not an entrant of ladder {tid}")
     [row] = [e for e in ladder_store.entrants(db, tid) if e.bot_id == bot_id]

@@ -13,7 +13,7 @@ import time
 from typing import Any
 
 from arena.league.ratings import separations, stored_priors
-from arena.league.storage import Database, NotFoundError
+from arena.league.storage import Database, NotFoundError, TournamentRow
 from arena.runs import ladder_store
 from arena.web.data import BadRequest, NotFound, is_whole_number, iso_time, match_json
 from arena.web.store import ReadOnlyStore
@@ -42,6 +42,20 @@ def parse_since(params: Any) -> int | None:
     return int(text)
 
 
+def ladder_row(db: Database, tid: int) -> TournamentRow:
+    """Ladder ``tid``'s tournament row.
+
+    :raises NotFound: if there is no tournament ``tid`` or it is not a ladder.
+    """
+    try:
+        t = db.tournament(tid)
+    except NotFoundError:
+        raise NotFound(f"no ladder {tid}") from None
+    if not ladder_store.is_ladder(t):
+        raise NotFound(f"tournament {tid} is not a ladder")
+    return t
+
+
 def ladder(store: ReadOnlyStore, db: Database, tid: int, since: int | None = None) -> dict[str, Any]:
     """One ladder: status, counts, the leaderboard of its entrants and the latest played matches.
 
@@ -55,12 +69,7 @@ def ladder(store: ReadOnlyStore, db: Database, tid: int, since: int | None = Non
 
     :raises NotFound: if there is no ladder ``tid``.
     """
-    try:
-        t = db.tournament(tid)
-    except NotFoundError:
-        raise NotFound(f"no ladder {tid}") from None
-    if not ladder_store.is_ladder(t):
-        raise NotFound(f"tournament {tid} is not a ladder")
+    t = ladder_row(db, tid)
     now = time.time()
     table = {r.bot_id: r for r in store.table(db, t.game, t.variant)}
     priors = {bot: (r.mu, r.sigma) for bot, r in stored_priors(db, t.game, t.variant).items()}
