@@ -29,6 +29,7 @@ from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from arena.submission import accounts
+from arena.submission.sprt_runs import run_of
 from arena.submission.submissions import Submission, read_log, submission, submissions
 from arena.submission.web_auth import _page, bearer_user, signed_in
 from arena.web.data import BadRequest, iso_time, is_whole_number
@@ -99,9 +100,11 @@ def detail_page(request: Request) -> Response:
     if session is None:
         return RedirectResponse("/sign-in", status_code=303)
     found, log_path = _mine(request, session.user)
+    with request.app.state.accounts.connect() as db:
+        run = run_of(db, found.id)
     return _page(request, "submission.html", {
         "s": found, "when": iso_time, "log": read_log(data_dir, log_path),
-        "matches": validation_matches(data_dir, found.id)})
+        "matches": validation_matches(data_dir, found.id), "sprt": run})
 
 
 def _record(request: Request, user: accounts.User) -> tuple[Submission, int, MatchRecord]:

@@ -225,7 +225,7 @@ def test_the_submission_page_shows_the_log_the_bots_output_and_links_the_replay_
     assert f"RuntimeError: {SECRET}" in output  # the bot's stderr, captured in the validation match
     assert "&lt;script&gt;alert(7)&lt;/script&gt;" in output and HTML_OUTPUT not in page  # its stdout, escaped
     assert f'href="/submissions/{league.failed}/validation/0"' in page
-    assert f'href="/submissions/{league.failed}/sprt"' in page
+    assert f'href="/submissions/{league.failed}/sprt"' not in page  # a failed first version: no SPRT run
     status, header = get(author, "/submit")
     assert f'href="/submissions/{league.failed}"' in header and 'href="/submissions"' in header
 

@@ -121,6 +121,8 @@ def test_the_page_draws_the_llr_and_escapes_the_bot_names(runs: Runs) -> None:
     assert '<svg class="chart llr"' in page and "<polyline" in page and "2 pairs</text>" in page
     assert "stronger at 2.94" in page and "not stronger at -2.94" in page
     assert "2 counted of 2 played (at most 4)" in page and "<strong>Running</strong>" in page
+    status, _, page = ann.request("GET", f"/submissions/{runs.tested}")  # the submission's page links its run
+    assert status == 200 and f'href="/submissions/{runs.tested}/sprt">SPRT against the previous version: running' in page
 
 
 def test_the_page_follows_its_run_until_the_verdict(runs: Runs, page) -> None:
