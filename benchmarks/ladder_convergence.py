@@ -278,7 +278,7 @@ def main() -> None:
     parser.add_argument("--pool", type=Path, default=None, metavar="FOLDER",
                         help="draw outcomes from a pool of played deals kept in FOLDER (two-seat games; "
                              "played first where missing)")
-    parser.add_argument("--deals", type=int, default=40, help="the pool's deals per pair (with --pool)")
+    parser.add_argument("--deals", type=int, default=24, help="the pool's deals per pair (with --pool)")
     options = parser.parse_args()
     if options.quick:
         options.entrants, options.seeds, options.matches = 4, 2, 200
