@@ -4,9 +4,9 @@ A match of the benchmark's bots is a pure function of (bots, seating, engine see
 bots are the game's heuristic with a seeded random move (:func:`duplicate_deals.noisy`,
 with ``PYTHONHASHSEED`` fixed).  So instead of playing every match of every run (half a
 second a Gin Rummy match, minutes a run), the pool plays every seating of every table on
-``deals`` engine seeds once, stores the rankings in a file, and a run looks them up: 20
-seeds of three schedulers then take seconds, and a scheduler change can be measured as
-often as it takes.
+``deals`` engine seeds once and stores the rankings in a file; a run looks them up in
+about a second, so 40 seeds of three schedulers take a minute and a scheduler change can
+be measured as often as it takes.
 
 How a run draws its deals (:class:`Deals`): the ``n``-th set a table plays in the run (a
 duplicate set, or a single match of the plain round robin) takes deal ``(start + n) mod
