@@ -40,7 +40,7 @@ to line up; the figure itself is the wait for the mus.
 
     python benchmarks/ladder_convergence.py --quick
     python benchmarks/ladder_convergence.py --games gin_rummy --seeds 20 --matches 3000
-    python benchmarks/ladder_convergence.py --games gin_rummy --seeds 40 --matches 600 --pool /tmp/ladder-pool
+    python benchmarks/ladder_convergence.py --games gin_rummy --seeds 100 --matches 600 --pool /tmp/ladder-pool
 """
 
 from __future__ import annotations
@@ -195,7 +195,8 @@ def run(job: Job) -> dict[str, Any]:
                 ranking = pool[(tuple(seats), deal)]
             else:
                 missing += 1
-                ranking = pool[(tuple(seats), deal)] = play(game, deal_seed(deal), [policies[b] for b in seats])
+                ranking = pool[(tuple(seats), deal)] = play(game, deal_seed(seats, deal),
+                                                            [policies[b] for b in seats])
             if len(set(ranking)) > 1:
                 decisive += 1
             if not apply_match(env, ratings, list(seats), ranking, teams):
@@ -278,7 +279,7 @@ def main() -> None:
     parser.add_argument("--pool", type=Path, default=None, metavar="FOLDER",
                         help="draw outcomes from a pool of played deals kept in FOLDER (two-seat games; "
                              "played first where missing)")
-    parser.add_argument("--deals", type=int, default=24, help="the pool's deals per pair (with --pool)")
+    parser.add_argument("--deals", type=int, default=48, help="the pool's deals per pair (with --pool)")
     options = parser.parse_args()
     if options.quick:
         options.entrants, options.seeds, options.matches = 4, 2, 200

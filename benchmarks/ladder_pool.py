@@ -32,9 +32,14 @@ from duplicate_deals import noisy, play
 Seats = tuple[int, ...]
 
 
-def deal_seed(k: int) -> int:
-    """The engine seed of the pool's deal ``k``."""
-    return 7_000_000 + k
+def deal_seed(seats: Sequence[int], k: int) -> int:
+    """The engine seed of deal ``k`` of the table of ``seats`` (in any seat order).
+
+    Every table has deals of its own: with deals shared by all tables, a bot dealt a lucky
+    hand in one seat of deal ``k`` would be dealt it again against every opponent, and its
+    luck would not average out over single matches (the plain round robin's).
+    """
+    return random.Random(f"ladder-pool:{sorted(seats)}:{k}").randrange(2**31)
 
 
 def pool_path(folder: Path, game: str, entrants: int) -> Path:
@@ -65,7 +70,7 @@ def _play_table(job: tuple[str, Sequence[Seats], int]) -> list[dict[str, object]
     game, seatings, k = job
     decide = strategy(game)
     return [{"seats": list(seats), "deal": k,
-             "ranking": list(play(game, deal_seed(k), [noisy(decide, b / 10) for b in seats]))}
+             "ranking": list(play(game, deal_seed(seats, k), [noisy(decide, b / 10) for b in seats]))}
             for seats in seatings]
 
 
@@ -106,7 +111,8 @@ def stale(path: Path, game: str, samples: int = 4) -> list[str]:
     pool = load(path)
     keys = random.Random(0).sample(sorted(pool), min(samples, len(pool)))
     return [f"{seats} deal {k}: pool {pool[(seats, k)]}, played {ranking}" for seats, k in keys
-            if (ranking := play(game, deal_seed(k), [noisy(decide, b / 10) for b in seats])) != pool[(seats, k)]]
+            if (ranking := play(game, deal_seed(seats, k), [noisy(decide, b / 10) for b in seats]))
+            != pool[(seats, k)]]
 
 
 class Deals:
