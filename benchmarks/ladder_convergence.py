@@ -29,10 +29,18 @@ divided by the mean over entrants; the figure is the minimum over entrants and w
 The ladder promises at least 0.5.
 
 The matches run in-process as in ``duplicate_deals.py`` (engines, the sample bots' ``decide``
-functions, observations through :mod:`referee.wire`), a process pool across runs.
+functions, observations through :mod:`referee.wire`), a process pool across runs.  With
+``--pool FOLDER`` (two-seat games) every pair's seatings are played on ``--deals`` engine
+seeds once, kept in FOLDER, and the runs draw their outcomes from there (:mod:`ladder_pool`):
+seconds per run instead of minutes, so that 20+ seeds are affordable.
+
+**By mu alone** is printed as a diagnostic: the same "converged at", for the order by mu
+without the ``- 3 sigma``.  Its gap to the leaderboard's figure is the wait for the sigmas
+to line up; the figure itself is the wait for the mus.
 
     python benchmarks/ladder_convergence.py --quick
     python benchmarks/ladder_convergence.py --games gin_rummy --seeds 20 --matches 3000
+    python benchmarks/ladder_convergence.py --games gin_rummy --seeds 100 --matches 600 --pool /tmp/ladder-pool
 """
 
 from __future__ import annotations
@@ -48,11 +56,16 @@ import statistics
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from bench_bots import SAMPLES, STRONG
 from duplicate_deals import noisy, play
+from ladder_pool import Deals, deal_seed, pool_path, two_seat_tables
+from ladder_pool import build as build_pool
+from ladder_pool import load as load_pool
+from ladder_pool import stale as stale_pool
 
 GAMES = {"gin_rummy": None, "yaniv": 4, "jass": None}
 """The benchmarked games and their table size (``None``: the game's own)."""
@@ -108,17 +121,44 @@ def leaderboard(ratings: dict[int, Any], bots: Sequence[int]) -> list[int]:
     return sorted(bots, key=lambda b: (-(ratings[b].mu - 3 * ratings[b].sigma), -ratings[b].mu, -b))
 
 
-def run(job: tuple[str, str, int, int, int, float]) -> dict[str, Any]:
-    """One run: play ``matches`` matches with ``method``; when the order converged, and fairness."""
+@dataclass(frozen=True)
+class Job:
+    """One run's parameters."""
+
+    game: str
+    method: str
+    seed: int
+    entrants: int
+    matches: int
+    window: float
+    pool: str | None = None
+    """A pool file (:mod:`ladder_pool`) to draw outcomes from, or ``None`` to play every match."""
+    deals: int = 0
+    """The pool's deals per table."""
+    policy: tuple[tuple[str, Any], ...] = ()
+    """Overrides of :class:`arena.scheduling.ladder.Policy` (experiments)."""
+
+
+_POOLS: dict[str, dict[Any, tuple[int, ...]]] = {}
+
+
+def run(job: Job) -> dict[str, Any]:
+    """One run: play ``matches`` matches with ``method``; when the order converged (by the
+    leaderboard, and by mu alone), fairness, and per checkpoint ``trace`` rows of (matches,
+    leaderboard right, mu order right, mean sigma) for ``--json``."""
     from arena.league.ratings import apply_match, environment
     from arena.scheduling.ladder import Entrant, count_before, next_set
     from referee.games import game_class
 
-    game, method, seed, entrants, matches, window = job
+    game, method, seed, entrants, matches, window = job.game, job.method, job.seed, job.entrants, job.matches, \
+        job.window
     started = time.monotonic()
     bots = list(range(entrants))
     decide = strategy(game)
     policies = [noisy(decide, p / 10) for p in bots]
+    pool = _POOLS.setdefault(job.pool, load_pool(Path(job.pool))) if job.pool else None
+    deals = Deals(seed, job.deals) if pool is not None else None
+    missing = 0
     fmt = game_format(game, entrants)
     teams = game_class(game).teams
     env = environment()
@@ -131,6 +171,8 @@ def run(job: tuple[str, str, int, int, int, float]) -> dict[str, Any]:
     seated: list[frozenset[int]] = []
     decisive = 0
     number = 0
+    sigmas_at: list[float] | None = None
+    trace: list[tuple[int, int, int, float]] = []
     while len(seated) < matches:
         if planned is not None:
             current = next(planned)
@@ -138,15 +180,23 @@ def run(job: tuple[str, str, int, int, int, float]) -> dict[str, Any]:
             recent = len(seated) - window
             state = [Entrant(b, ratings[b].mu, ratings[b].sigma, 0.0, tuple(t for t in times[b] if t > recent))
                      for b in bots]
-            chosen = next_set(state, fmt, now=len(seated), seed=seed, number=number, policy=_policy(window),
-                              before=before)
+            chosen = next_set(state, fmt, now=len(seated), seed=seed, number=number,
+                              policy=_policy(window, job.policy), before=before)
             before = count_before(chosen.seatings, before)
             current = [(seats, chosen.seed) for seats in chosen.seatings]
         number += 1
+        deal = deals.next(frozenset(b for seats, _ in current for b in seats)) if deals is not None else None
         for seats, match_seed in current:
             if len(seated) == matches:
                 break
-            ranking = play(game, match_seed, [policies[b] for b in seats])
+            if pool is None or deal is None:  # played directly
+                ranking = play(game, match_seed, [policies[b] for b in seats])
+            elif (tuple(seats), deal) in pool:
+                ranking = pool[(tuple(seats), deal)]
+            else:
+                missing += 1
+                ranking = pool[(tuple(seats), deal)] = play(game, deal_seed(seats, deal),
+                                                            [policies[b] for b in seats])
             if len(set(ranking)) > 1:
                 decisive += 1
             if not apply_match(env, ratings, list(seats), ranking, teams):
@@ -154,27 +204,41 @@ def run(job: tuple[str, str, int, int, int, float]) -> dict[str, Any]:
             seated.append(frozenset(seats))
             for b in set(seats):
                 times[b].append(len(seated))
-        checkpoints.append((len(seated), leaderboard(ratings, bots) == bots))
+        checkpoints.append((len(seated), leaderboard(ratings, bots) == bots,
+                            sorted(bots, key=lambda b: (-ratings[b].mu, -b)) == bots))
+        trace.append((len(seated), int(checkpoints[-1][1]), int(checkpoints[-1][2]),
+                      round(statistics.mean(ratings[b].sigma for b in bots), 3)))
+        if sigmas_at is None and checkpoints[-1][2]:
+            sigmas_at = [round(ratings[b].sigma, 3) for b in bots]
     idle = [b for b in bots if not times[b]]
     if len(seated) != matches or decisive == 0 or idle:
         raise RuntimeError(f"{game} {method} seed {seed}: {len(seated)} matches of {matches}, {decisive} decisive, "
                            f"never seated: {idle}")
+    return {"game": game, "method": method, "seed": seed, "matches": matches,
+            "converged": _settled([(c, shown) for c, shown, _ in checkpoints]),
+            "converged_mu": _settled([(c, by_mu) for c, _, by_mu in checkpoints]),
+            "fairness": fairness(seated, bots, window, [c for c, _, _ in checkpoints]),
+            "final_right": checkpoints[-1][1], "mu": [round(ratings[b].mu, 4) for b in bots],
+            "sigma": [round(ratings[b].sigma, 4) for b in bots], "sigma_first_mu_right": sigmas_at,
+            "pool_misses": missing, "most_sets": max(deals.played.values()) if deals else None,
+            "trace": trace, "seconds": time.monotonic() - started}
+
+
+def _settled(checkpoints: Sequence[tuple[int, bool]]) -> int | None:
+    """The first checkpoint from which every later one is right (``None``: wrong at the end)."""
     converged: int | None = None
     for count, right in checkpoints:
         if not right:
             converged = None
         elif converged is None:
             converged = count
-    return {"game": game, "method": method, "seed": seed, "matches": matches, "converged": converged,
-            "fairness": fairness(seated, bots, window, [c for c, _ in checkpoints]),
-            "final_right": checkpoints[-1][1], "mu": [round(ratings[b].mu, 4) for b in bots],
-            "seconds": time.monotonic() - started}
+    return converged
 
 
-def _policy(window: float) -> Any:
+def _policy(window: float, overrides: Sequence[tuple[str, Any]] = ()) -> Any:
     from arena.scheduling.ladder import Policy
 
-    return Policy(window=window)
+    return Policy(window=window, **dict(overrides))
 
 
 def fairness(seated: Sequence[frozenset[int]], bots: Sequence[int], window: float, ends: Sequence[int]) -> float:
@@ -212,30 +276,53 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="4 entrants, 2 seeds, 200 matches: a smoke test")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--json", type=Path, default=None, help="also write every run's figures here")
+    parser.add_argument("--pool", type=Path, default=None, metavar="FOLDER",
+                        help="draw outcomes from a pool of played deals kept in FOLDER (two-seat games; "
+                             "played first where missing)")
+    parser.add_argument("--deals", type=int, default=48, help="the pool's deals per pair (with --pool)")
     options = parser.parse_args()
     if options.quick:
         options.entrants, options.seeds, options.matches = 4, 2, 200
     if not 2 <= options.entrants <= 10:
         parser.error("--entrants must be 2..10")
+    if options.pool and any(game_format(game, options.entrants).kind != "two_seat" for game in options.games):
+        parser.error("--pool holds two-seat games only (gin_rummy): add --games gin_rummy")
+    if options.deals < 1:
+        parser.error("--deals must be at least 1")
+    # The sample strategies break some ties in set order, which follows Python's string hashes:
+    # fixing the hash seed of the (spawned) workers makes every run repeatable.
+    os.environ.setdefault("PYTHONHASHSEED", "0")
     jobs = []
     for game in options.games:
         size = game_format(game, options.entrants).table_size
         window = options.window or 20 * options.entrants / min(size, options.entrants)
-        jobs += [(game, method, options.first_seed + s, options.entrants, options.matches, window)
+        pool = None
+        if options.pool:
+            pool = pool_path(options.pool, game, options.entrants)
+            begun = time.monotonic()
+            played = build_pool(pool, game, two_seat_tables(options.entrants), options.deals, options.workers)
+            print(f"{game} pool {pool}: {options.deals} deals x {len(two_seat_tables(options.entrants))} pairs x "
+                  f"2 seatings, {played} matches played now ({time.monotonic() - begun:.0f} s)", flush=True)
+            with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as checker:
+                wrong = checker.submit(stale_pool, pool, game).result()
+            if wrong:
+                raise SystemExit(f"Error: the pool {pool} no longer matches the game (delete it): {wrong[0]}")
+        jobs += [Job(game, method, options.first_seed + s, options.entrants, options.matches, window,
+                     str(pool) if pool else None, options.deals)
                  for method in options.methods for s in range(options.seeds)]
     started = time.monotonic()
     results = []
-    # The sample strategies break some ties in set order, which follows Python's string hashes:
-    # fixing the hash seed of the (spawned) workers makes every run repeatable.
-    os.environ.setdefault("PYTHONHASHSEED", "0")
     with ProcessPoolExecutor(options.workers, mp_context=multiprocessing.get_context("spawn")) as pool:
         for done in as_completed([pool.submit(run, job) for job in jobs]):
             r = done.result()
             results.append(r)
-            print(f"  [{len(results)}/{len(jobs)}] {r['game']} {r['method']} seed {r['seed']}: converged at "
-                  f"{r['converged']}, fairness {r['fairness']:.2f}, {r['seconds']:.0f} s", flush=True)
+            if not options.pool:
+                print(f"  [{len(results)}/{len(jobs)}] {r['game']} {r['method']} seed {r['seed']}: converged at "
+                      f"{r['converged']} (by mu {r['converged_mu']}), fairness {r['fairness']:.2f}, "
+                      f"{r['seconds']:.0f} s", flush=True)
     print(f"{options.entrants} entrants (p = 0 .. {(options.entrants - 1) / 10:.1f}), {options.seeds} seeds, "
-          f"{options.matches} matches per run, {time.monotonic() - started:.0f} s")
+          f"{options.matches} matches per run, {time.monotonic() - started:.0f} s"
+          + (f", outcomes from the pool ({options.deals} deals per pair)" if options.pool else ""))
     for game in options.games:
         print(f"{game}:")
         medians = {}
@@ -246,7 +333,10 @@ def main() -> None:
             done = sorted(v for v in values if v is not None)
             print(f"  {method:9s}  median {medians[method]:>7}  converged {len(done)}/{len(rows)}"
                   f"  (quartiles {_quartiles(values)})  min fairness {min(r['fairness'] for r in rows):.2f}"
-                  f"  {statistics.mean(r['seconds'] for r in rows):.0f} s/run")
+                  f"  {statistics.mean(r['seconds'] for r in rows):.1f} s/run")
+            by_mu = [r["converged_mu"] for r in rows]
+            print(f"  {'':9s}  by mu alone (diagnostic): median {median(by_mu):>7}  (quartiles {_quartiles(by_mu)})"
+                  + (f"  most sets of one pair {max(r['most_sets'] for r in rows)}" if options.pool else ""))
         if "ladder" in medians:
             for other in ("plain", "duplicate"):
                 if other in medians:
