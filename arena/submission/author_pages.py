@@ -30,8 +30,9 @@ from starlette.routing import BaseRoute, Route
 
 from arena.submission import accounts
 from arena.submission.sprt_runs import run_of
-from arena.submission.submissions import Submission, read_log, submission, submissions
-from arena.submission.web_auth import _page, bearer_user, signed_in
+from arena.submission.submissions import Submission, read_log, submissions
+from arena.submission.web_auth import _page, page_or_token_user, signed_in
+from arena.submission.web_submit import _uploads, readable_submission
 from arena.web.data import BadRequest, iso_time, is_whole_number
 from arena.web.replay import parse_view, replay_steps
 from referee.result import MatchRecord
@@ -52,21 +53,8 @@ class ValidationMatch:
 
 
 def _data_dir(request: Request) -> Path:
-    uploads = request.app.state.uploads
-    if uploads is None or request.app.state.accounts is None:
-        raise HTTPException(404, "uploads are not enabled on this server")
-    return Path(uploads.config.data_dir)
-
-
-def _mine(request: Request, user: accounts.User) -> tuple[Submission, str]:
-    """Submission ``{submission_id}`` and its log path, if ``user`` may see it; else a 404."""
-    sid = request.path_params["submission_id"]
-    with request.app.state.accounts.connect() as db:
-        found = submission(db, sid, user)
-        row = db.conn.execute("SELECT log_path FROM submissions WHERE id = ?", (sid,)).fetchone()
-    if found is None:
-        raise HTTPException(404, "no such submission")
-    return found, str(row[0])
+    """The uploads' data dir (a 404 on a server without uploads, as every uploads route)."""
+    return Path(_uploads(request)[0].config.data_dir)
 
 
 def validation_matches(data_dir: Path, submission_id: int) -> list[ValidationMatch]:
@@ -99,7 +87,7 @@ def detail_page(request: Request) -> Response:
     session = signed_in(request)
     if session is None:
         return RedirectResponse("/sign-in", status_code=303)
-    found, log_path = _mine(request, session.user)
+    found, log_path = readable_submission(request, session.user)
     with request.app.state.accounts.connect() as db:
         run = run_of(db, found.id)
     return _page(request, "submission.html", {
@@ -110,7 +98,7 @@ def detail_page(request: Request) -> Response:
 def _record(request: Request, user: accounts.User) -> tuple[Submission, int, MatchRecord]:
     """The kept record of validation match ``{seat}`` of a submission ``user`` may see; else a 404."""
     data_dir = _data_dir(request)
-    found, _ = _mine(request, user)
+    found, _ = readable_submission(request, user)
     seat = request.path_params["seat"]
     path = data_dir / "logs" / f"{found.id}-seat{seat}.json"
     if not path.is_file():
@@ -139,8 +127,7 @@ def replay_json(request: Request) -> Response:
     """``GET /api/submissions/{id}/validation/{seat}/replay?view=&from=&count=``: as
     ``/api/matches/{id}/replay`` answers, from the kept record.  The submitted bot's fault
     details show to its author; the sample bots' to admins only (:mod:`arena.web.bot_output`)."""
-    session = signed_in(request)
-    user = session.user if session is not None else bearer_user(request)
+    user = page_or_token_user(request)
     found, seat, record = _record(request, user)
     data: dict[str, Any] = replay_steps(record, parse_view(request.query_params.get("view"), record.num_players),
                                         start=_whole_number(request, "from") or 0,

@@ -206,6 +206,13 @@ def signed_in(request: Request) -> accounts.Session | None:
     return request.state.session  # type: ignore[no-any-return]
 
 
+
+def page_or_token_user(request: Request) -> accounts.User:
+    """The signed-in person, else the user of the request's Bearer token: for the routes an
+    author reads both in a browser and by script (a missing or bad token is the usual 401)."""
+    session = signed_in(request)
+    return session.user if session is not None else bearer_user(request)
+
 def csrf_token(request: Request) -> str:
     """The token a form must send back: the session's, or before signing in the browser's
     :data:`CSRF_COOKIE` (a new one, which :func:`_with_csrf_cookie` sets, if it has none)."""

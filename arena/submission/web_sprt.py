@@ -23,9 +23,8 @@ from starlette.routing import BaseRoute, Route
 
 from arena.submission import accounts
 from arena.submission.sprt_runs import run_json, run_of
-from arena.submission.submissions import submission
-from arena.submission.web_auth import _page, bearer_user, signed_in
-from arena.submission.web_submit import _uploads
+from arena.submission.web_auth import _page, page_or_token_user, signed_in
+from arena.submission.web_submit import _uploads, readable_submission
 from arena.web.charts import llr_svg
 
 
@@ -34,10 +33,8 @@ def _run_for(request: Request, user: accounts.User) -> dict[str, Any]:
 
     :raises HTTPException: 404 if ``user`` may not see the submission, or it has no run."""
     _, door = _uploads(request)
-    sid = request.path_params["submission_id"]
+    sid = readable_submission(request, user)[0].id
     with door.connect() as db:
-        if submission(db, sid, user) is None:
-            raise HTTPException(404, "no such submission")
         found = run_of(db, sid)
         if found is None:
             raise HTTPException(404, f"submission {sid} has no SPRT run: it is not active yet, or it is the first "
@@ -48,8 +45,7 @@ def _run_for(request: Request, user: accounts.User) -> dict[str, Any]:
 def sprt_json(request: Request) -> Response:
     """``GET /api/submissions/{id}/sprt``: for its author (signed in, or by token) or an admin."""
     _uploads(request)
-    session = signed_in(request)
-    return JSONResponse(_run_for(request, session.user if session is not None else bearer_user(request)))
+    return JSONResponse(_run_for(request, page_or_token_user(request)))
 
 
 def sprt_page(request: Request) -> Response:

@@ -34,7 +34,7 @@ from arena.submission.archive import MIB, ArchiveError, ArchiveLimits
 from arena.submission.submissions import (NameOwnedError, Submission, SubmissionError, read_log, receive,
                                           submission, submissions)
 from arena.submission.web_auth import (CSRF_FIELD, AccountsDoor, RateLimiter, _page, bearer_user, check_csrf,
-                                       signed_in, too_many)
+                                       page_or_token_user, signed_in, too_many)
 
 FORM_ALLOWANCE = 64 * 1024
 """Bytes a multipart form may add to the archive (its boundaries, headers and fields)."""
@@ -66,6 +66,23 @@ def _uploads(request: Request) -> tuple[Uploads, AccountsDoor]:
     if uploads is None or request.app.state.accounts is None:
         raise HTTPException(404, "uploads are not enabled on this server")
     return uploads, request.app.state.accounts
+
+
+def readable_submission(request: Request, user: accounts.User) -> tuple[Submission, str]:
+    """The path's submission ``{submission_id}`` and its log path, if ``user`` may read it (its
+    author, or an admin).
+
+    :raises HTTPException: 404 without uploads, and for anyone else, as for an id that does not
+        exist (a 403 would tell that the id is taken).
+    """
+    _, door = _uploads(request)
+    sid = request.path_params["submission_id"]
+    with door.connect() as db:
+        found = submission(db, sid, user)
+        row = db.conn.execute("SELECT log_path FROM submissions WHERE id = ?", (sid,)).fetchone()
+    if found is None:
+        raise HTTPException(404, "no such submission")
+    return found, str(row[0])
 
 
 async def _read_body(request: Request, limit: int) -> bytes:
@@ -137,16 +154,9 @@ def log(request: Request) -> Response:
     """``GET /api/submissions/{id}/log``: the build log, the check's report and the validation
     matches (:mod:`arena.submission.pipeline`), as plain text (never rendered as HTML) for its
     author (signed in, or by token) or an admin; 404 for anyone else, as for a missing id."""
-    uploads, door = _uploads(request)
-    session = signed_in(request)
-    user = session.user if session is not None else bearer_user(request)
-    sid = request.path_params["submission_id"]
-    with door.connect() as db:
-        found = submission(db, sid, user)
-        row = db.conn.execute("SELECT log_path FROM submissions WHERE id = ?", (sid,)).fetchone()
-    if found is None:
-        raise HTTPException(404, "no such submission")
-    text = read_log(uploads.config.data_dir, row[0]) or "(no log yet: the submission waits for the worker)\n"
+    uploads, _ = _uploads(request)
+    found, log_path = readable_submission(request, page_or_token_user(request))
+    text = read_log(uploads.config.data_dir, log_path) or "(no log yet: the submission waits for the worker)\n"
     head = f"submission {found.id}: {found.bot_name} {found.version}, state {found.state}: {found.message}\n\n"
     return PlainTextResponse(head + text, headers={"X-Content-Type-Options": "nosniff"})
 
