@@ -58,7 +58,7 @@ from arena.runs.tournament import register
 from arena.submission.archive import ArchiveError, read_manifest
 from arena.submission.build import BuildError, build_folder, ensure_built
 from arena.submission.sprt_runs import SprtSettings, open_run
-from arena.submission.submissions import KEEP, bot_folder
+from arena.submission.submissions import KEEP, bot_folder, registered_bot
 from referee.bots import MANIFEST_NAME, BotSpec
 from referee.games import game_class
 from referee.match import BotConnection, BotUnavailable, MatchConfig, TimeControl
@@ -279,16 +279,18 @@ def _previous_rating(db: Database, sid: int, author: str, name: str, ladder: Tou
         -> tuple[trueskill.Rating, str] | None:
     """The rating of the author's newest version of ``name`` before submission ``sid`` that
     reached ``active`` and is rated in the ladder's game (or has a prior there), and its label."""
+    # The submissions keep the name's first case, ``name`` is this manifest's (bot_names).
     earlier = db.conn.execute(
-        "SELECT b.id, b.name, b.version FROM submissions s JOIN users u ON u.id = s.author_id JOIN bots b"
-        " ON b.name = s.bot_name AND b.version = s.version WHERE u.name = ? AND s.bot_name = ? AND s.id < ?"
-        " AND s.state IN ('active', 'retired') ORDER BY s.id DESC", (author, name, sid)).fetchall()
+        "SELECT s.bot_name, s.version FROM submissions s JOIN users u ON u.id = s.author_id WHERE u.name = ?"
+        " AND s.bot_name = ? COLLATE NOCASE AND s.id < ? AND s.state IN ('active', 'retired') ORDER BY s.id DESC",
+        (author, name, sid)).fetchall()
     if not earlier:
         return None
     rated = plan_ratings(db, ladder.game, ladder.variant).final
     priors = stored_priors(db, ladder.game, ladder.variant)
-    for bot_id, bot_name, version in earlier:
-        rating = rated.get(bot_id, priors.get(bot_id))
+    for bot_name, version in earlier:
+        bot_id = registered_bot(db, bot_name, version)
+        rating = rated.get(bot_id, priors.get(bot_id)) if bot_id is not None else None
         if rating is not None:
             return rating, f"{bot_name} {version}"
     return None
@@ -315,10 +317,9 @@ def _enter(db: Database, sid: int, spec: BotSpec, ladder: TournamentRow, author:
         " AND s.ladder = ? AND s.state = 'active' ORDER BY s.id DESC", (author, ladder.name)).fetchall()[keep:]
     retired = []
     for old_id, old_name, old_version in older:
-        found = db.conn.execute("SELECT id FROM bots WHERE name = ? AND version = ?",
-                                (old_name, old_version)).fetchone()
+        found = registered_bot(db, old_name, old_version)
         if found is not None:
-            ladder_store.set_state(db, ladder.id, found[0], "removed", f"retired: replaced by submission {sid}")
+            ladder_store.set_state(db, ladder.id, found, "removed", f"retired: replaced by submission {sid}")
         _set(db, old_id, "retired", f"retired: replaced by submission {sid} (at most {keep} active versions)")
         retired.append(f"{old_name} {old_version}")
     return (f"active on ladder {ladder.name} as {label} ({change}){seeded}"

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from arena.submission.sprt import SPRT
+from arena.submission.submissions import registered_bot
 
 if TYPE_CHECKING:  # arena.league.storage imports this module for SCHEMA
     from arena.league.storage import Database, TournamentRow
@@ -120,14 +121,6 @@ def _run(row: Any) -> Run:
                float(row[12]), row[13])
 
 
-def _bot_id(db: Database, name: str, version: str) -> int | None:
-    """The registered bot of a submission: the name's case is the manifest's, which may differ
-    from the submission's (a bot name is its author's whatever its case)."""
-    row = db.conn.execute("SELECT id FROM bots WHERE name = ? COLLATE NOCASE AND version = ? ORDER BY id DESC",
-                          (name, version)).fetchone()
-    return None if row is None else int(row[0])
-
-
 def previous_version(db: Database, submission_id: int) -> tuple[int, str] | None:
     """The newest earlier submission of the same author, bot name and ladder that reached
     ``active`` (retired since or not): ``(id, version)``, or ``None`` for a first version."""
@@ -153,7 +146,7 @@ def open_run(db: Database, submission_id: int, ladder: TournamentRow,
     old_submission, old_version = previous
     name, version = db.conn.execute("SELECT bot_name, version FROM submissions WHERE id = ?",
                                     (submission_id,)).fetchone()
-    new_bot, old_bot = _bot_id(db, name, version), _bot_id(db, name, old_version)
+    new_bot, old_bot = registered_bot(db, name, version), registered_bot(db, name, old_version)
     if new_bot is None or old_bot is None:
         return None
     config = {"ladder": ladder.name, "ladder_id": ladder.id, "game": ladder.game, "variant": ladder.variant,

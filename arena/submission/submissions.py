@@ -125,6 +125,15 @@ def submission(db: Database, submission_id: int, reader: accounts.User) -> Submi
     return _submission(row)
 
 
+def registered_bot(db: Database, name: str, version: str) -> int | None:
+    """The league bot a submission of ``name`` (its stored, first case) and ``version`` entered:
+    registered under its manifest's case, which may differ (a bot name is its author's whatever
+    its case), so matched case-blind as :func:`authored_bots` matches."""
+    row = db.conn.execute("SELECT id FROM bots WHERE name = ? COLLATE NOCASE AND version = ? ORDER BY id DESC",
+                          (name, version)).fetchone()
+    return None if row is None else int(row[0])
+
+
 def authored_bots(db: Database, author: accounts.User, bot_ids: Sequence[int]) -> set[int]:
     """The league bots among ``bot_ids`` that ``author``'s submissions entered in a ladder.
 
@@ -276,4 +285,4 @@ def read_log(data_dir: Path, log_path: str) -> str:
 
 
 __all__ = ["LANGUAGES", "NameOwnedError", "SCHEMA", "STALE_STAGING_S", "Submission", "SubmissionError", "authored_bots",
-           "bot_folder", "policy", "read_log", "receive", "remove_stale_staging", "submission", "submissions"]
+           "bot_folder", "policy", "read_log", "receive", "registered_bot", "remove_stale_staging", "submission", "submissions"]

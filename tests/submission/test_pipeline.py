@@ -123,6 +123,27 @@ def test_keeping_one_version_retires_the_older_one(league: tuple[Database, Path]
     assert dice_entrants(db) == {"random@1.0": "active", "anns-bot@1.0": "removed", "anns-bot@2.0": "active"}
 
 
+def test_versions_whose_manifests_spell_the_name_in_another_case_are_one_bot(
+        league: tuple[Database, Path], tmp_path: Path) -> None:
+    """A bot name is its author's whatever its case, and the submissions keep its first case; each
+    version registers its manifest's.  The rating prior and the retirement find the older
+    versions all the same."""
+    db, data_dir = league
+    ann = accounts.user(db, "ann")
+    receive(db, data_dir, ann, pack(bot_named(tmp_path / "v1", "Anns-Bot", "1.0")), ladder="dice")
+    assert [o.state for o in work_once(db, data_dir, keep=1)] == ["active"]
+    bot_id = {f"{b.name}@{b.version}": b.id for b in db.bots()}
+    play_on_the_dice_ladder(db, bot_id["Anns-Bot@1.0"], bot_id["random@1.0"], 6)
+    for version in ("2.0", "3.0"):
+        changed = bot_named(tmp_path / f"v{version}", "anns-bot", version)
+        (changed / "notes.txt").write_text(f"changed files {version}")
+        receive(db, data_dir, ann, pack(changed), ladder="dice")
+        [outcome] = work_once(db, data_dir, keep=1)
+        assert outcome.state == "active" and "; rated from mu " in outcome.message, outcome.message
+    assert dice_entrants(db) == {"random@1.0": "active", "Anns-Bot@1.0": "removed", "anns-bot@2.0": "removed",
+                                 "anns-bot@3.0": "active"}
+
+
 def play_on_the_dice_ladder(db: Database, winner: int, loser: int, count: int) -> list[int]:
     """``count`` ladder matches (both seatings in turn) that ``winner`` wins, stored as a ladder
     stores them, then the stored table brought up to date as the running ladder does."""
