@@ -65,7 +65,7 @@ from typing import BinaryIO
 
 from arena.resources import proto_dir, sample_bots_dir
 from referee.sandbox import (UID_BASE, SandboxConfig, SandboxMode, acquire_uid, bwrap_command, executable_prefix,
-                             limits_command, python_runtime, release_uid, sandbox_environment, within)
+                             limits_command, lower_priority, python_runtime, release_uid, sandbox_environment, within)
 from referee.untrusted import clean
 
 BUILD_VARIABLE = "ARENA_BUILD"
@@ -386,6 +386,7 @@ class BotProcess:
             self.process = subprocess.Popen(die_with_parent(argv), cwd=spec.directory, env=env,
                                             stdin=subprocess.DEVNULL, stdout=self._log, stderr=subprocess.STDOUT,
                                             start_new_session=True)
+            lower_priority(self.process.pid)
         except OSError as error:
             self._clean_up()
             raise BotStartError(f"bot {spec.name}: cannot run {command[0]!r}: {error.strerror or error}") from None

@@ -53,7 +53,8 @@ from arena.submission.archive import ArchiveError, content_hash
 from referee.bots import BUILD_VARIABLE, BotSpec, die_with_parent, telling_line
 from referee.untrusted import clean
 from referee.sandbox import (Limits, SandboxConfig, SandboxMode, acquire_uid, bwrap_command, executable_prefix,
-                             limits_command, python_runtime, release_uid, sandbox_environment)
+                             limits_command, lower_priority, python_runtime, release_uid,
+                             sandbox_environment)
 
 BUILDS_VARIABLE: Final = "ARENA_BUILDS"
 """The root of the store of outputs (see the module docstring)."""
@@ -154,6 +155,7 @@ def _run(argv: list[str], cwd: Path, env: Mapping[str, str], log: BinaryIO, wall
                                    stderr=subprocess.STDOUT, start_new_session=True)
     except OSError as error:
         return f"could not run {argv[0]!r}: {error.strerror or error}"
+    lower_priority(process.pid)
     try:
         code = process.wait(timeout=wall_seconds)
     except subprocess.TimeoutExpired:

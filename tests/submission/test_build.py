@@ -12,7 +12,7 @@ import pytest
 from arena.submission.build import BuildError, BuildLimits, build_bot, build_folder, ensure_built
 from referee.bots import BotSpec, BotSpecError, BotStartError
 from referee.match import BotConnection
-from referee.sandbox import SandboxConfig, SandboxMode, bwrap_problem
+from referee.sandbox import BOT_NICE, SandboxConfig, SandboxMode, bwrap_problem
 
 from loopback import connections_to, listener  # noqa: F401 (listener is a fixture)
 
@@ -246,3 +246,17 @@ def test_a_strangers_name_makes_a_safe_folder_name(tmp_path: Path, store: Path) 
     (folder / "bot.toml").write_text('name = "../../etc/x y"\ncommand = ["./bot"]\n\n[build]\ncommand = ["true"]\n')
     path = build_folder(BotSpec.from_manifest(folder))
     assert path.parent.parent == store and path.parent.name == "_.._etc_x_y"
+
+
+def test_a_build_runs_at_the_bots_nice_value(tmp_path: Path) -> None:
+    """A build is a stranger's code too: below the platform, as its bots are (referee.sandbox)."""
+    build = ("import os, time\n"
+             "deadline = time.monotonic() + 10\n"
+             f"while os.getpriority(os.PRIO_PROCESS, 0) != {BOT_NICE} and time.monotonic() < deadline:\n"
+             "    time.sleep(0.05)  # the builder lowers it just after the start\n"
+             "print('nice', os.getpriority(os.PRIO_PROCESS, 0))\n")
+    spec = make_bot(tmp_path / "bot", build)
+    outputs = tmp_path / "out"
+    outputs.mkdir()
+    result = build_bot(spec.directory, spec, outputs, BuildLimits(), SandboxMode.BWRAP)
+    assert result.ok and f"nice {BOT_NICE}\n" in result.log, result.log

@@ -1,0 +1,77 @@
+"""Bots run below the platform: every process of a bot's session at nice BOT_NICE, and, where
+Linux shares the CPU between sessions first (autogroups), the session's group too, so that a
+web page or a referee's deadline never waits behind the bots (docs/ladder.md, "Soak")."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+import pytest
+
+from referee.bots import BotProcess, resolve_bot
+from referee.sandbox import BOT_NICE, SandboxConfig, SandboxMode, bwrap_problem
+
+FORKING_BOT = """\
+import subprocess, sys, time
+time.sleep(0.3)  # after the referee has set the priority: the child must inherit it
+subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"])
+time.sleep(600)
+"""
+AUTOGROUPS = Path("/proc/self/autogroup").exists()
+
+
+def forking_bot(parent: Path) -> Path:
+    folder = parent / "forking"
+    folder.mkdir(mode=0o755)  # readable by the sandbox's own uid
+    (folder / "bot.py").write_text(FORKING_BOT)
+    (folder / "bot.toml").write_text('name = "forking"\ncommand = ["{python}", "bot.py"]\n')
+    return folder
+
+
+def session(leader: int) -> dict[int, int]:
+    """The nice value of every process of the session that ``leader`` leads."""
+    found = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        fields = stat[stat.rindex(")") + 2:].split()  # after "pid (comm) "; comm may hold spaces
+        if int(fields[3]) == leader:
+            found[int(entry.name)] = int(fields[16])
+    return found
+
+
+@pytest.mark.parametrize("mode", [SandboxMode.NONE, SandboxMode.BWRAP])
+def test_every_process_of_a_bot_runs_at_the_bots_nice_value(private_tmp: Path, mode: SandboxMode) -> None:
+    if mode is SandboxMode.BWRAP and bwrap_problem() is not None:
+        pytest.skip(f"no working bubblewrap: {bwrap_problem()}")
+    bot = BotProcess(resolve_bot(str(forking_bot(private_tmp))), SandboxConfig(mode))
+    try:
+        # none: the bot and its child; bwrap: setpriv's bwrap, its namespace's bwrap, those two
+        wanted = 2 if mode is SandboxMode.NONE else 4
+        deadline = time.monotonic() + 15
+        while len(processes := session(bot.process.pid)) < wanted and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert len(processes) >= wanted, processes
+        assert set(processes.values()) == {BOT_NICE}, processes
+        if AUTOGROUPS:
+            assert Path(f"/proc/{bot.process.pid}/autogroup").read_text().split()[-1] == str(BOT_NICE)
+    finally:
+        bot.stop(grace=0.3)
+
+
+def test_the_platform_itself_keeps_its_own_priority(private_tmp: Path) -> None:
+    """What the bots give up goes to the referee (this process) and its session's other processes."""
+    before = os.getpriority(os.PRIO_PROCESS, 0)
+    group = Path("/proc/self/autogroup").read_text() if AUTOGROUPS else ""
+    bot = BotProcess(resolve_bot(str(forking_bot(private_tmp))), SandboxConfig(SandboxMode.NONE))
+    try:
+        assert os.getpriority(os.PRIO_PROCESS, 0) == before
+        assert (Path("/proc/self/autogroup").read_text() if AUTOGROUPS else "") == group
+    finally:
+        bot.stop(grace=0.3)
