@@ -16,9 +16,9 @@ starts runs under Debian's ``bubblewrap`` (``bwrap``):
   organiser's uid inside a user namespace that sees only the folders listed above;
 - **limits** (:class:`Limits`, via util-linux's ``prlimit``): data segment, CPU seconds,
   open files, file size, processes, no core files;
-- **CPU priority** (:func:`lower_priority`, in every mode): bots run at nice :data:`BOT_NICE`,
-  below the referee, the ladder and the web server, which have deadlines to keep and pages
-  to serve on the same cores.
+- **CPU priority** (:func:`lower_priority`, in every mode): bots run :data:`BOT_NICE` nice
+  steps below the referee (nice 10 under a referee at 0), and so below the ladder and the
+  web server, which have deadlines to keep and pages to serve on the same cores.
 
 ``limits`` mode (what ``auto`` falls back to when bwrap is missing or cannot create
 namespaces, with a warning) applies the limits that need no namespaces; ``none`` applies
@@ -302,15 +302,16 @@ def limits_command(command: list[str], limits: Limits) -> list[str]:
 
 
 BOT_NICE = 10
-"""The nice value of every bot process (and build) the platform starts.  Every bot gets the
-same, so they stay equal among themselves; the platform's own processes (nice 0) come first
+"""How many nice steps below the process that starts them bots (and builds) run.  Every bot
+gets the same, so they stay equal among themselves; the platform's own processes come first
 when the cores are busy."""
+_LOWEST = 19
 _AUTOGROUP_TRIES = 3
 
 
 def lower_priority(pid: int) -> None:
     """Put the session that process ``pid`` leads (a bot or a build, started with
-    ``start_new_session``) at :data:`BOT_NICE`, best effort.
+    ``start_new_session``) :data:`BOT_NICE` steps below this process, best effort.
 
     Two settings, because Linux may compare either: the nice value of the processes of its
     process group (inherited by any they start later), and, where Linux shares the CPU
@@ -323,18 +324,34 @@ def lower_priority(pid: int) -> None:
     a refused write is retried a few times; a bot left at the default still plays.
     """
     try:
-        os.setpriority(os.PRIO_PGRP, pid, BOT_NICE)
+        os.setpriority(os.PRIO_PGRP, pid, bot_nice(os.getpriority(os.PRIO_PROCESS, 0)))
     except OSError:
         pass  # it already exited, or the platform may not (a bot of another uid, without root)
+    mine = autogroup_nice(os.getpid())
+    if mine is None:
+        return  # no autogroups in this kernel
     for attempt in range(_AUTOGROUP_TRIES):
         try:
             with open(f"/proc/{pid}/autogroup", "w", encoding="ascii") as group:
-                group.write(str(BOT_NICE))
+                group.write(str(bot_nice(mine)))
             return
         except BlockingIOError:  # EAGAIN: another group's nice was set less than 100 ms ago
             time.sleep(0.11 * (attempt + 1))
         except OSError:
-            return  # no autogroups in this kernel, or the process has exited
+            return  # the process has exited
+
+
+def bot_nice(platform: int) -> int:
+    """The nice value of a bot started by a process at nice ``platform``."""
+    return min(_LOWEST, platform + BOT_NICE)
+
+
+def autogroup_nice(pid: int) -> int | None:
+    """The nice value of process ``pid``'s autogroup, ``None`` without autogroups."""
+    try:
+        return int(Path(f"/proc/{pid}/autogroup").read_text().split()[-1])  # "/autogroup-123 nice 0"
+    except (OSError, ValueError, IndexError):
+        return None
 
 
 def sandbox_environment(address: str | None) -> dict[str, str]:

@@ -3,6 +3,7 @@ write, its limits and log, and the outputs a bot then reads read-only at match t
 
 from __future__ import annotations
 
+import os
 import socket
 import uuid
 from pathlib import Path
@@ -12,7 +13,7 @@ import pytest
 from arena.submission.build import BuildError, BuildLimits, build_bot, build_folder, ensure_built
 from referee.bots import BotSpec, BotSpecError, BotStartError
 from referee.match import BotConnection
-from referee.sandbox import BOT_NICE, SandboxConfig, SandboxMode, bwrap_problem
+from referee.sandbox import SandboxConfig, SandboxMode, bot_nice, bwrap_problem
 
 from loopback import connections_to, listener  # noqa: F401 (listener is a fixture)
 
@@ -250,13 +251,14 @@ def test_a_strangers_name_makes_a_safe_folder_name(tmp_path: Path, store: Path) 
 
 def test_a_build_runs_at_the_bots_nice_value(tmp_path: Path) -> None:
     """A build is a stranger's code too: below the platform, as its bots are (referee.sandbox)."""
+    nice = bot_nice(os.getpriority(os.PRIO_PROCESS, 0))
     build = ("import os, time\n"
              "deadline = time.monotonic() + 10\n"
-             f"while os.getpriority(os.PRIO_PROCESS, 0) != {BOT_NICE} and time.monotonic() < deadline:\n"
+             f"while os.getpriority(os.PRIO_PROCESS, 0) != {nice} and time.monotonic() < deadline:\n"
              "    time.sleep(0.05)  # the builder lowers it just after the start\n"
              "print('nice', os.getpriority(os.PRIO_PROCESS, 0))\n")
     spec = make_bot(tmp_path / "bot", build)
     outputs = tmp_path / "out"
     outputs.mkdir()
     result = build_bot(spec.directory, spec, outputs, BuildLimits(), SandboxMode.BWRAP)
-    assert result.ok and f"nice {BOT_NICE}\n" in result.log, result.log
+    assert result.ok and f"nice {nice}\n" in result.log, result.log
