@@ -19,8 +19,9 @@ beside it as ``<id>-seat<N>.out``, for its author (:mod:`arena.submission.author
 **Enter**: the bot is registered and added to its ladder; older ``active`` versions of the
 same author on that ladder beyond ``keep`` leave it (removed, state ``retired``).
 **SPRT**: a version entered after an earlier one of the same bot opens an SPRT run against
-it (:func:`arena.submission.sprt_runs.open_run`); ``arena submissions work`` plays open runs
-a batch at a time between submissions (:mod:`arena.submission.sprt_play`).
+it, in the transaction that makes it ``active`` (:mod:`arena.submission.sprt_runs`, "Opening");
+``arena submissions work`` plays open runs a batch at a time between submissions
+(:mod:`arena.submission.sprt_play`).
 
 Ratings: a new version starts from its previous version's rating, not from TrueSkill's
 default (mu 25, sigma 8.33): the author's newest earlier version of the same bot name that
@@ -40,6 +41,7 @@ log, the check's report and each validation match's outcome, for its author's ey
 
 from __future__ import annotations
 
+import sqlite3
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -57,7 +59,8 @@ from arena.runs import ladder_store
 from arena.runs.tournament import register
 from arena.submission.archive import ArchiveError, read_manifest
 from arena.submission.build import BuildError, build_folder, ensure_built
-from arena.submission.sprt_runs import SprtSettings, open_run
+from arena.submission import sprt_runs
+from arena.submission.sprt_runs import SprtSettings, plan_run, store_run
 from arena.submission.submissions import KEEP, bot_folder, registered_bot
 from referee.bots import MANIFEST_NAME, BotSpec
 from referee.games import game_class
@@ -83,12 +86,16 @@ class StepFailed(Exception):
 
 
 def _set(db: Database, sid: int, state: str, message: str = "", log_path: str | None = None) -> None:
+    with db.transaction() as conn:
+        _update(conn, sid, state, message, log_path)
+
+
+def _update(conn: sqlite3.Connection, sid: int, state: str, message: str = "", log_path: str | None = None) -> None:
     sets, params = "state = ?, message = ?, changed_at = ?", [state, message[:500], time.time()]
     if log_path is not None:
         sets += ", log_path = ?"
         params.append(log_path)
-    with db.transaction():
-        db.conn.execute(f"UPDATE submissions SET {sets} WHERE id = ?", (*params, sid))
+    conn.execute(f"UPDATE submissions SET {sets} WHERE id = ?", (*params, sid))
 
 
 def _claim(db: Database) -> tuple[int, str, str, str, str] | None:
@@ -157,17 +164,19 @@ def process(db: Database, data_dir: Path, claimed: tuple[int, str, str, str, str
         _set(db, sid, "failed", message)
         return Outcome(sid, "failed", message)
     _append(log_path, f"== {message}\n")
-    _set(db, sid, "active", message)
-    if ladder is not None:
-        _open_sprt(db, sid, ladder, sprt, log_path)
+    planned = plan_run(db, sid, ladder, sprt) if ladder is not None else None
+    with db.transaction() as conn:  # active with its run, or neither (sprt_runs: "Opening")
+        _update(conn, sid, "active", message)
+        run_id = store_run(conn, planned) if planned is not None else None
+    if run_id is not None:
+        _log_sprt(db, run_id, log_path)
     return Outcome(sid, "active", message)
 
 
-def _open_sprt(db: Database, sid: int, ladder: TournamentRow, sprt: SprtSettings, log_path: Path) -> None:
-    """Open the new version's SPRT run, if it has a previous version, and say so in its log."""
-    run = open_run(db, sid, ladder, sprt)
-    if run is None:
-        return
+def _log_sprt(db: Database, run_id: int, log_path: Path) -> None:
+    """Say in the new version's log that its SPRT run opened (or was refused)."""
+    run = sprt_runs.run(db, run_id)
+    assert run is not None
     old = db.bot(run.old_bot_id).label
     if run.verdict == "refused":
         _append(log_path, f"== SPRT run {run.id} against {old}: refused: {run.reason}\n")
@@ -298,7 +307,7 @@ def _previous_rating(db: Database, sid: int, author: str, name: str, ladder: Tou
 
 def _enter(db: Database, sid: int, spec: BotSpec, ladder: TournamentRow, author: str, keep: int) -> str:
     """Register the bot, add it to the ladder (its rating starting from its previous version's,
-    widened) and retire the author's versions beyond ``keep``."""
+    widened) and retire the author's versions beyond ``keep`` (this one counted)."""
     previous = _previous_rating(db, sid, author, spec.name, ladder)
     prior = None if previous is None else (widened(previous[0]), f"{previous[1]}'s rating, widened")
     try:
@@ -310,11 +319,11 @@ def _enter(db: Database, sid: int, spec: BotSpec, ladder: TournamentRow, author:
     start, why = starting_rating(db, ladder.game, ladder.variant, row.id)
     if why != DEFAULT_START:
         seeded = f"; rated from mu {start.mu:.2f}, sigma {start.sigma:.2f} ({why})"
-    with db.transaction():
-        db.conn.execute("UPDATE submissions SET state = 'active', changed_at = ? WHERE id = ?", (time.time(), sid))
+    # This version counts as one of the ``keep``; it becomes ``active`` after, with its SPRT run.
     older = db.conn.execute(
         "SELECT s.id, s.bot_name, s.version FROM submissions s JOIN users u ON u.id = s.author_id WHERE u.name = ?"
-        " AND s.ladder = ? AND s.state = 'active' ORDER BY s.id DESC", (author, ladder.name)).fetchall()[keep:]
+        " AND s.ladder = ? AND s.state = 'active' AND s.id != ? ORDER BY s.id DESC",
+        (author, ladder.name, sid)).fetchall()[keep - 1:]
     retired = []
     for old_id, old_name, old_version in older:
         found = registered_bot(db, old_name, old_version)

@@ -3,10 +3,13 @@
 
 **Opening.**  When a submission becomes ``active`` on a ladder and its author had an earlier
 version of the same bot there (the newest earlier submission that reached ``active``, retired
-since or not), :func:`open_run` stores a run: NEW is the new version, OLD that one, on the
-ladder's game, variant, settings, time control and sandbox as they were at that moment
-(:data:`SCHEMA`'s ``config``).  A game two bots cannot play head to head (Yoninkan) is stored
-at once as ``refused``, with the reason.
+since or not), a run is stored: NEW is the new version, OLD that one, on the ladder's game,
+variant, settings, time control and sandbox as they were at that moment (:data:`SCHEMA`'s
+``config``).  The worker stores it (:func:`plan_run`, :func:`store_run`) in the transaction
+that makes the submission ``active``, so a worker stopped at any moment leaves a version
+either not yet active (taken up again when a worker starts) or active with its run.  A game
+two bots cannot play head to head (Yoninkan) is stored at once as ``refused``, with the
+reason.
 
 **Playing.**  The worker plays a run in batches (:mod:`arena.submission.sprt_play`); each
 batch's new state, the next pair's index and one point of the LLR history are committed by
@@ -23,6 +26,7 @@ run broke: a bot that can no longer be started, matches that keep not finishing)
 from __future__ import annotations
 
 import json
+import sqlite3
 import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -131,11 +135,12 @@ def previous_version(db: Database, submission_id: int) -> tuple[int, str] | None
     return None if row is None else (int(row[0]), str(row[1]))
 
 
-def open_run(db: Database, submission_id: int, ladder: TournamentRow,
-             settings: SprtSettings = SprtSettings()) -> Run | None:
-    """Store the run of ``submission_id`` (just entered in ``ladder``) against the author's
-    previous version there; ``None`` if it has none (or a run already).  A game that cannot be
-    tested on duplicate pairs is stored ``refused`` with the reason."""
+def plan_run(db: Database, submission_id: int, ladder: TournamentRow,
+             settings: SprtSettings = SprtSettings()) -> tuple[Any, ...] | None:
+    """The run of ``submission_id`` (entering ``ladder``) against the author's previous
+    version there, as :func:`store_run` stores it; ``None`` if it has none.  Only reads, so
+    that the worker can store the run in the same transaction as the version's activation.
+    A game that cannot be tested on duplicate pairs gives a run ``refused`` with the reason."""
     from arena.submission.pairs import PairingError, pair_layout  # the referee's engines: when a run opens
     from referee.games import game_class
     from referee.games.base import SettingsError
@@ -159,14 +164,19 @@ def open_run(db: Database, submission_id: int, ladder: TournamentRow,
     except (PairingError, SettingsError, ValueError) as error:
         verdict, reason = "refused", str(error)
     now = time.time()
-    with db.transaction() as conn:
-        cursor = conn.execute(
-            "INSERT OR IGNORE INTO sprt_runs (submission_id, old_submission_id, new_bot_id, old_bot_id, config, state,"
-            " max_pairs, verdict, reason, created_at, changed_at, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
-            " ?)", (submission_id, old_submission, new_bot, old_bot, json.dumps(config, sort_keys=True),
-                    json.dumps(settings.test().to_json()), settings.max_pairs, verdict, reason, now, now,
-                    now if verdict else None))
-    return run(db, int(cursor.lastrowid)) if cursor.rowcount else None
+    return (submission_id, old_submission, new_bot, old_bot, json.dumps(config, sort_keys=True),
+            json.dumps(settings.test().to_json()), settings.max_pairs, verdict, reason, now, now,
+            now if verdict else None)
+
+
+def store_run(conn: sqlite3.Connection, planned: tuple[Any, ...]) -> int | None:
+    """Store a run :func:`plan_run` planned, inside the caller's transaction: its id, or
+    ``None`` if the submission has a run already."""
+    cursor = conn.execute(
+        "INSERT OR IGNORE INTO sprt_runs (submission_id, old_submission_id, new_bot_id, old_bot_id, config, state,"
+        " max_pairs, verdict, reason, created_at, changed_at, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
+        " ?)", planned)
+    return int(cursor.lastrowid) if cursor.rowcount else None
 
 
 def run(db: Database, run_id: int) -> Run | None:
@@ -246,5 +256,5 @@ def _finite(value: float | None) -> float | None:
     return value if value is None or abs(value) != float("inf") else None
 
 
-__all__ = ["BATCH", "MAX_PAIRS", "Run", "SCHEMA", "SprtSettings", "end_run", "history", "oldest_open", "open_run",
-           "previous_version", "run", "run_json", "run_of", "store_batch"]
+__all__ = ["BATCH", "MAX_PAIRS", "Run", "SCHEMA", "SprtSettings", "end_run", "history", "oldest_open", "plan_run",
+           "previous_version", "run", "run_json", "run_of", "store_batch", "store_run"]

@@ -23,7 +23,8 @@ from arena.league.storage import SCHEMA_VERSION, Database
 from arena.runs.ladder import load_config, open_ladder
 from arena.submission import accounts
 from arena.submission.archive import pack
-from arena.submission.pipeline import work_once
+from arena.submission import pipeline
+from arena.submission.pipeline import requeue_interrupted, work_once
 from arena.submission.sprt import MIN_PAIRS
 from arena.submission.sprt_play import play_batch
 from arena.submission.sprt_runs import SprtSettings, history, oldest_open, run_json, run_of, store_batch
@@ -134,6 +135,28 @@ def test_a_run_whose_stored_bot_changed_ends_failed_with_the_reason(dice: tuple[
     ended = run_of(db, run.submission_id)
     assert ended is not None and ended.verdict == "failed" and ended.reason == outcome.reason
     assert ended.next_pair == 0 and history(db, run.id) == [] and oldest_open(db) is None
+
+
+def test_a_worker_stopped_as_a_version_enters_leaves_it_to_the_next_worker_with_its_run(
+        dice: tuple[Database, Path], monkeypatch: pytest.MonkeyPatch) -> None:
+    """The activation and the run are one transaction: stopped between them (here, as the run
+    is stored), the version is not active and has no run; the next worker enters it with one.
+    (Before, the version was left active without a run, and no worker ever opened it.)"""
+    db, data_dir = dice
+
+    def stopped(conn: sqlite3.Connection, planned: tuple) -> int | None:
+        raise SystemExit("the worker stops here")
+
+    monkeypatch.setattr(pipeline, "store_run", stopped)
+    with pytest.raises(SystemExit):
+        work_once(db, data_dir, sandbox=NO_SANDBOX)
+    states = [row[0] for row in db.conn.execute("SELECT state FROM submissions ORDER BY id")]
+    assert states == ["active", "validating"] and run_of(db, 2) is None
+    monkeypatch.undo()
+    assert requeue_interrupted(db) == 1  # what `arena submissions work` does as it starts
+    assert [o.state for o in work_once(db, data_dir, sandbox=NO_SANDBOX)] == ["active"]
+    run = run_of(db, 2)
+    assert run is not None and run.verdict is None and run.old_submission_id == 1
 
 
 def test_a_run_at_a_small_pair_limit_ends_undecided(dice: tuple[Database, Path]) -> None:
