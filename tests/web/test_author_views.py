@@ -35,43 +35,34 @@ from .test_sign_in import Client
 SECRET = "SECRET-5eed-f00d"
 HTML_OUTPUT = "<script>alert(7)</script>"
 
-LATE_LEAKY = f'''
+
+def leaky_source(name: str, crash_after: int, first_line: str = "") -> str:
+    """A random Yaniv bot that prints ``first_line`` (if any) as it starts, then the secret to
+    stderr and dies at its decision ``crash_after + 1``."""
+    greeting = f"print({first_line!r}, flush=True)\n" if first_line else ""
+    return f'''
 import os, sys
 from arena.sdk import random_decide, run_bot
 
-print("{HTML_OUTPUT}", flush=True)
-decisions = 0
+{greeting}decisions = 0
 
 def decide(observation, legal_actions):
     global decisions
     decisions += 1
-    if decisions > 400:
+    if decisions > {crash_after}:
         print("RuntimeError: {SECRET}", file=sys.stderr, flush=True)
         os._exit(3)
     return random_decide(observation, legal_actions)
 
-run_bot(decide, name="late-leaky", version="1.0", games=["yaniv"])
+run_bot(decide, name="{name}", version="1.0", games=["yaniv"])
 '''
+
+
+LATE_LEAKY = leaky_source("late-leaky", 400, HTML_OUTPUT)
 """check-bot plays two short Yaniv matches (341 decisions of the checked bot); the ladder's
 full match in seat 0 with seed 6 takes the random policy 733, so the bot crashes there only
 (as in tests/submission/test_pipeline.py)."""
-
-LEAKY = f'''
-import os, sys
-from arena.sdk import random_decide, run_bot
-
-decisions = 0
-
-def decide(observation, legal_actions):
-    global decisions
-    decisions += 1
-    if decisions > 3:
-        print("RuntimeError: {SECRET}", file=sys.stderr, flush=True)
-        os._exit(3)
-    return random_decide(observation, legal_actions)
-
-run_bot(decide, name="leaky", version="1.0", games=["yaniv"])
-'''
+LEAKY = leaky_source("leaky", 3)
 
 
 @dataclass
