@@ -11,8 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from referee.bots import BotProcess, resolve_bot
+from referee.bots import BotProcess
 from referee.sandbox import BOT_NICE, SandboxConfig, SandboxMode, autogroup_nice, bot_nice, bwrap_problem
+from tests.referee.script_bots import script_bot
 
 FORKING_BOT = """\
 import subprocess, sys, time
@@ -20,14 +21,6 @@ time.sleep(0.3)  # after the referee has set the priority: the child must inheri
 subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"])
 time.sleep(600)
 """
-
-
-def forking_bot(parent: Path) -> Path:
-    folder = parent / "forking"
-    folder.mkdir(mode=0o755)  # readable by the sandbox's own uid
-    (folder / "bot.py").write_text(FORKING_BOT)
-    (folder / "bot.toml").write_text('name = "forking"\ncommand = ["{python}", "bot.py"]\n')
-    return folder
 
 
 def session(leader: int) -> dict[int, int]:
@@ -50,7 +43,7 @@ def session(leader: int) -> dict[int, int]:
 def test_every_process_of_a_bot_runs_at_the_bots_nice_value(private_tmp: Path, mode: SandboxMode) -> None:
     if mode is SandboxMode.BWRAP and bwrap_problem() is not None:
         pytest.skip(f"no working bubblewrap: {bwrap_problem()}")
-    bot = BotProcess(resolve_bot(str(forking_bot(private_tmp))), SandboxConfig(mode))
+    bot = BotProcess(script_bot(private_tmp / "forking", "forking", FORKING_BOT), SandboxConfig(mode))
     try:
         # none: the bot and its child; bwrap: setpriv's bwrap, its namespace's bwrap, those two
         wanted = 2 if mode is SandboxMode.NONE else 4
@@ -69,7 +62,7 @@ def test_every_process_of_a_bot_runs_at_the_bots_nice_value(private_tmp: Path, m
 def test_the_platform_itself_keeps_its_own_priority(private_tmp: Path) -> None:
     """What the bots give up goes to the referee (this process) and its session's other processes."""
     before, group = os.getpriority(os.PRIO_PROCESS, 0), autogroup_nice(os.getpid())
-    bot = BotProcess(resolve_bot(str(forking_bot(private_tmp))), SandboxConfig(SandboxMode.NONE))
+    bot = BotProcess(script_bot(private_tmp / "forking", "forking", FORKING_BOT), SandboxConfig(SandboxMode.NONE))
     try:
         assert (os.getpriority(os.PRIO_PROCESS, 0), autogroup_nice(os.getpid())) == (before, group)
     finally:

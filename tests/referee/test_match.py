@@ -13,6 +13,7 @@ from referee.match import MatchConfig, TimeControl, rank_with_forfeits, run_matc
 from referee.replay import replay
 from referee.result import FaultKind, MatchRecord, MoveStatus
 from referee.sandbox import SandboxConfig, SandboxMode
+from tests.referee.script_bots import script_bot, wait_for_file
 
 ROOT = Path(__file__).resolve().parents[2]
 RANDOM_BOT = ROOT / "sample_bots" / "python" / "random_bot"
@@ -142,20 +143,17 @@ def test_rank_with_forfeits_keeps_engine_order_within_groups() -> None:
 def test_stopping_an_unsandboxed_bot_kills_children_that_ignore_sigterm(tmp_path: Path, running) -> None:
     # Outside the sandbox only the process group holds the bot's processes together
     # (tests/referee/test_hostile_bots.py has the sandboxed case).
-    script = tmp_path / "stubborn.py"
-    script.write_text(
+    stubborn = script_bot(
+        tmp_path, "stubborn",
         "import os, signal, subprocess, sys, time\n"
         "child = subprocess.Popen([sys.executable, '-c', 'import signal, time; "
         "signal.signal(signal.SIGTERM, signal.SIG_IGN); time.sleep(600)'])\n"
         "open('child.pid', 'w').write(str(child.pid))\n"
         "time.sleep(600)\n")
-    (tmp_path / "bot.toml").write_text('name = "stubborn"\ncommand = ["{python}", "stubborn.py"]\n')
     from referee.bots import BotProcess
 
-    process = BotProcess(resolve_bot(str(tmp_path)), SandboxConfig(SandboxMode.NONE))
-    deadline = time.monotonic() + 10
-    while not (tmp_path / "child.pid").exists() and time.monotonic() < deadline:
-        time.sleep(0.05)
+    process = BotProcess(stubborn, SandboxConfig(SandboxMode.NONE))
+    wait_for_file(tmp_path / "child.pid")
     child = int((tmp_path / "child.pid").read_text())
     assert running(child)
     process.stop(grace=0.3)
@@ -238,20 +236,17 @@ def test_a_seat_with_its_own_move_timeout_waits_longer_and_the_record_replays() 
 def test_a_bots_output_is_read_as_its_last_bytes_until_it_stops(tmp_path: Path) -> None:
     """What the submission worker keeps of a validation match: stdout and stderr together, cut
     to the last ``limit`` bytes (a flooding bot costs the limit, not its flood)."""
-    script = tmp_path / "loud.py"
-    script.write_text("import sys, time\n"
+    loud = script_bot(tmp_path, "loud",
+                      "import sys, time\n"
                       "print('first ' + 'x' * 100_000, flush=True)\n"
                       "print('to stderr: the end', file=sys.stderr, flush=True)\n"
                       "open('done', 'w').close()\n"
                       "time.sleep(600)\n")
-    (tmp_path / "bot.toml").write_text('name = "loud"\ncommand = ["{python}", "loud.py"]\n')
     from referee.bots import BotProcess
 
-    process = BotProcess(resolve_bot(str(tmp_path)), SandboxConfig(SandboxMode.NONE))
+    process = BotProcess(loud, SandboxConfig(SandboxMode.NONE))
     try:
-        deadline = time.monotonic() + 10
-        while not (tmp_path / "done").exists() and time.monotonic() < deadline:
-            time.sleep(0.05)
+        wait_for_file(tmp_path / "done")
         time.sleep(0.1)
         tail = process.output(64 * 1024)
         assert len(tail.encode()) == 64 * 1024 and tail.endswith("x\nto stderr: the end\n")
