@@ -27,7 +27,7 @@ def submissions_group() -> None:
 @click.option("--once", is_flag=True,
               help="Process what is waiting and play the open SPRT runs to their end, then exit (for tests and cron).")
 @click.option("--keep", type=click.IntRange(min=1), default=KEEP, show_default=True,
-              help="Active versions an author keeps on a ladder; older ones retire.")
+              help="Active versions of one bot an author keeps on a ladder; older ones retire.")
 @click.option("--interval", type=click.FloatRange(min=0.1), default=5.0, show_default=True,
               help="Seconds between looks at the database for new submissions.")
 @click.option("--sprt-elo0", type=float, default=0.0, show_default=True,

@@ -17,7 +17,8 @@ tournament row: a validation match in the league would be rated with the ladder'
 The submitted bot's output in each validation match (its last :data:`OUTPUT_BYTES`) is kept
 beside it as ``<id>-seat<N>.out``, for its author (:mod:`arena.submission.author_pages`).
 **Enter**: the bot is registered and added to its ladder; older ``active`` versions of the
-same author on that ladder beyond ``keep`` leave it (removed, state ``retired``).
+same bot (its name whatever its case) on that ladder beyond ``keep`` leave it (removed, state
+``retired``); the author's other bots stay.
 **SPRT**: a version entered after an earlier one of the same bot opens an SPRT run against
 it, in the transaction that makes it ``active`` (:mod:`arena.submission.sprt_runs`, "Opening");
 ``arena submissions work`` plays open runs a batch at a time between submissions
@@ -307,7 +308,7 @@ def _previous_rating(db: Database, sid: int, author: str, name: str, ladder: Tou
 
 def _enter(db: Database, sid: int, spec: BotSpec, ladder: TournamentRow, author: str, keep: int) -> str:
     """Register the bot, add it to the ladder (its rating starting from its previous version's,
-    widened) and retire the author's versions beyond ``keep`` (this one counted)."""
+    widened) and retire this bot's older versions beyond ``keep`` (this one counted)."""
     previous = _previous_rating(db, sid, author, spec.name, ladder)
     prior = None if previous is None else (widened(previous[0]), f"{previous[1]}'s rating, widened")
     try:
@@ -320,10 +321,12 @@ def _enter(db: Database, sid: int, spec: BotSpec, ladder: TournamentRow, author:
     if why != DEFAULT_START:
         seeded = f"; rated from mu {start.mu:.2f}, sigma {start.sigma:.2f} ({why})"
     # This version counts as one of the ``keep``; it becomes ``active`` after, with its SPRT run.
+    # Versions of this bot only (its name whatever its case, as ``bot_names`` owns it): the
+    # author's other bots on the ladder are not versions of it.
     older = db.conn.execute(
         "SELECT s.id, s.bot_name, s.version FROM submissions s JOIN users u ON u.id = s.author_id WHERE u.name = ?"
-        " AND s.ladder = ? AND s.state = 'active' AND s.id != ? ORDER BY s.id DESC",
-        (author, ladder.name, sid)).fetchall()[keep - 1:]
+        " AND s.bot_name = ? COLLATE NOCASE AND s.ladder = ? AND s.state = 'active' AND s.id != ? ORDER BY s.id DESC",
+        (author, spec.name, ladder.name, sid)).fetchall()[keep - 1:]
     retired = []
     for old_id, old_name, old_version in older:
         found = registered_bot(db, old_name, old_version)

@@ -67,7 +67,7 @@ LANGUAGES = frozenset({"python", "node", "cpp", "go"})
 
 
 KEEP = 2
-"""Active versions an author keeps on a ladder by default; older ones retire
+"""Active versions of one bot an author keeps on a ladder by default; older ones retire
 (:mod:`arena.submission.pipeline`)."""
 
 
