@@ -75,7 +75,8 @@ def submit(folder: Path, server: str, token: str, ladder: str, timeout: float) -
     """Upload the bot in FOLDER (its bot.toml and files) to a server as a new version.
 
     Prints the submission's id, content hash and state. The server stores it by content
-    hash: the same files again are the same version.
+    hash: the same files again are the same version. Files submitted for no ladder and
+    submitted again with --ladder are entered on that ladder (validated for it first).
     """
     import http.client
 
@@ -103,7 +104,8 @@ def submit(folder: Path, server: str, token: str, ladder: str, timeout: float) -
         answer = json.loads(body)
         said = "submitted" if answer.get("new") else "already submitted, the same files"
         line = (f"{said}: submission {answer['id']}, {clean(answer['bot'], 64)} {clean(answer['version'], 64)}, "
-                f"content hash {clean(answer['content_hash'], 64)}, state {clean(answer['state'], 32)}")
+                f"content hash {clean(answer['content_hash'], 64)}, state {clean(answer['state'], 32)}"
+                + (f": {clean(answer['message'], 300)}" if answer.get("message") else ""))
     except (ValueError, TypeError, KeyError, AttributeError):
         raise click.ClickException(f"{server} answered something that is not an arena server's answer") from None
     click.echo(line)

@@ -229,12 +229,13 @@ def bot_folder(data_dir: Path, author: str, name: str, content_hash: str) -> Pat
 def receive(db: Database, data_dir: Path, author: accounts.User, data: bytes, *, ladder: str = "",
             limits: ArchiveLimits | None = None) -> tuple[Submission, bool]:
     """Check, unpack and store an upload: ``(submission, new)``; ``new`` is false when the
-    author had submitted this bot with the same content already (that submission is returned).
+    author had submitted this bot with the same content already (that submission is returned;
+    one submitted for no ladder is entered for ``ladder`` now, :func:`_onto_ladder`).
     ``limits``: the archive's, by default ``ArchiveLimits()``.
 
     :raises arena.submission.archive.ArchiveError: for an archive, manifest, language or game refused; nothing is left on disk.
-    :raises SubmissionError: for an unknown ladder, a bot name unfit for a folder, or one owned
-        by another author; nothing is left on disk.
+    :raises SubmissionError: for an unknown ladder, a bot name unfit for a folder, one owned
+        by another author, or the same files for another ladder; nothing is left on disk.
     """
     from arena.submission.archive import ArchiveLimits, unpack
 
@@ -262,9 +263,12 @@ def receive(db: Database, data_dir: Path, author: accounts.User, data: bytes, *,
                     (author.id, name, bot.spec.version, bot.content_hash, ladder, now, now))
                 new_id, new = int(cursor.lastrowid or 0), True
             except sqlite3.IntegrityError:  # the same content again: the same version
-                new_id = conn.execute("SELECT id FROM submissions WHERE author_id = ? AND bot_name = ? AND "
-                                      "content_hash = ?", (author.id, name, bot.content_hash)).fetchone()[0]
+                new_id, had, state = conn.execute(
+                    "SELECT id, ladder, state FROM submissions WHERE author_id = ? AND bot_name = ? AND "
+                    "content_hash = ?", (author.id, name, bot.content_hash)).fetchone()
                 new = False
+                if ladder and ladder != had:
+                    _onto_ladder(conn, int(new_id), str(had), str(state), ladder)
             target = bot_folder(data_dir, author.name, name, bot.content_hash)
             if not target.exists():
                 target.parent.mkdir(parents=True, exist_ok=True)
@@ -276,6 +280,24 @@ def receive(db: Database, data_dir: Path, author: accounts.User, data: bytes, *,
     found = submission(db, new_id, author)
     assert found is not None
     return found, new
+
+
+def _onto_ladder(conn: sqlite3.Connection, sid: int, had: str, state: str, ladder: str) -> None:
+    """Submission ``sid`` again, now for ``ladder``: one submitted for no ladder goes back to
+    ``received`` for it, so the worker builds, validates, enters (and SPRT-tests) it as it does
+    a fresh upload for that ladder.  A submission enters one ladder, and one the worker holds
+    keeps the ladder it has: those are refused, with what to do.
+
+    :raises SubmissionError: if it is for another ladder, or being built or validated."""
+    if had:
+        raise SubmissionError(f"these files are submission {sid}, for ladder {had!r}; a submission enters one ladder: "
+                              f"to enter {ladder!r} as well, give them a new version in bot.toml and submit again")
+    if state in ("building", "validating"):
+        raise SubmissionError(f"these files are submission {sid}, being checked for no ladder right now; "
+                              f"submit them again for ladder {ladder!r} once it is done")
+    conn.execute("UPDATE submissions SET ladder = ?, state = 'received', message = ?, changed_at = ? WHERE id = ?",
+                 (ladder, f"submitted again for ladder {ladder} (it was for no ladder): waiting for the worker",
+                  time.time(), sid))
 
 
 def read_log(data_dir: Path, log_path: str) -> str:

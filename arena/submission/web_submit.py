@@ -221,7 +221,8 @@ async def submit(request: Request) -> Response:
         status = 409 if isinstance(error, NameOwnedError) else 400
         return await run_in_threadpool(_form_page, request, session, "", str(error), status)
     said = (f"received {found.bot_name} {found.version} as submission {found.id}" if new else
-            f"{found.bot_name} with this content is submission {found.id} already")
+            f"{found.bot_name} with this content is submission {found.id} already"
+            + (f": {found.message}" if found.message else ""))
     return await run_in_threadpool(_form_page, request, session, said)
 
 

@@ -10,6 +10,7 @@ import signal
 import subprocess
 import sys
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -24,13 +25,13 @@ from arena.runs.ladder import load_config, open_ladder
 from arena.runs.ladder_store import append_matches, entrants, ladders
 from arena.web.app import create_app
 from arena.submission import accounts
-from arena.submission.archive import pack
+from arena.submission.archive import content_hash, pack
 from arena.submission.pipeline import work_once
 from arena.submission.submissions import bot_folder, receive
 from tests.ladder.helpers import write_config
 from tests.tournament.helpers import record
 
-from .test_upload import RANDOM_BOT, ROOT, Served, bot_named, free_port, request
+from .test_upload import RANDOM_BOT, ROOT, Served, bot_named, free_port, request, submit
 
 CRASH_ON_FIRST_DECISION = '''
 import os
@@ -54,6 +55,23 @@ def league(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[Da
         accounts.add_user(db, "ann")
         accounts.add_user(db, "ben")
         yield db, tmp_path / "ladder.db.data"
+
+
+@contextmanager
+def serving(db: Database, db_path: Path, data_dir: Path) -> Iterator[Served]:
+    """``arena serve --accounts --uploads`` on the league, with new tokens for ann and ben."""
+    tokens = {name: accounts.rotate_token(db, name)[1] for name in ("ann", "ben")}
+    port = free_port()
+    server = subprocess.Popen([sys.executable, "-m", "arena.cli", "serve", "--db", str(db_path),
+                               "--port", str(port), "--accounts", "--uploads"],
+                              cwd=ROOT, text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        assert server.stdout is not None
+        [server.stdout.readline() for _ in range(3)]
+        yield Served(f"http://127.0.0.1:{port}", port, db_path, data_dir, tokens)
+    finally:
+        server.send_signal(signal.SIGINT)
+        server.communicate(timeout=30)
 
 
 def dice_entrants(db: Database) -> dict[str, str]:
@@ -221,24 +239,14 @@ def test_a_bot_that_crashes_in_validation_fails_and_only_its_author_reads_why(
     [outcome] = work_once(db, data_dir)
     assert outcome.state == "failed" and outcome.message.startswith("validation failed: check-bot: yahtzee: ")
     assert "crasher@1.0" not in dice_entrants(db)
-    tokens = {name: accounts.rotate_token(db, name)[1] for name in ("ann", "ben")}
-    port = free_port()
-    server = subprocess.Popen([sys.executable, "-m", "arena.cli", "serve", "--db", str(tmp_path / "ladder.db"),
-                               "--port", str(port), "--accounts", "--uploads"],
-                              cwd=ROOT, text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    try:
-        assert server.stdout is not None
-        [server.stdout.readline() for _ in range(3)]
-        served = Served(f"http://127.0.0.1:{port}", port, tmp_path / "ladder.db", data_dir, tokens)
+    with serving(db, tmp_path / "ladder.db", data_dir) as served:
+        tokens = served.tokens
         status, text = request(served, "GET", f"/api/submissions/{sub.id}/log", token=tokens["ann"])
         assert status == 200 and isinstance(text, str)
         assert text.startswith(f"submission {sub.id}: crasher 1.0, state failed: validation failed: check-bot")
         assert "== check-bot" in text and "FAIL: yahtzee" in text
         assert request(served, "GET", f"/api/submissions/{sub.id}/log", token=tokens["ben"])[0] == 404
         assert request(served, "GET", f"/api/submissions/{sub.id + 100}/log", token=tokens["ann"])[0] == 404
-    finally:
-        server.send_signal(signal.SIGINT)
-        server.communicate(timeout=30)
 
 
 def test_a_bot_whose_build_succeeds_but_that_crashes_fails_validation_with_its_build_log(
@@ -382,3 +390,36 @@ def test_a_new_version_retires_older_versions_of_its_own_bot_only(league: tuple[
     assert [state for (state,) in db.conn.execute("SELECT state FROM submissions")] == ["active"] * 3
     assert dice_entrants(db) == {"random@1.0": "active", "nc-webbot@0.1": "active", "nc-mybot@0.2": "active",
                                  "nc-mybot@0.3": "active"}
+
+
+def test_files_submitted_for_no_ladder_enter_the_ladder_they_are_submitted_again_for(
+        league: tuple[Database, Path], tmp_path: Path) -> None:
+    """Issue 34: ``arena submit`` of the same files again with ``--ladder`` said "already
+    submitted" and left them for no ladder.  They go back to the worker, which validates and
+    enters them as a fresh upload for the ladder, SPRT run against the previous version
+    included; submitting them again before or after changes nothing."""
+    db, data_dir = league
+    receive(db, data_dir, accounts.user(db, "ann"), pack(bot_named(tmp_path / "v1", "anns-bot", "1.0")), ladder="dice")
+    assert [o.state for o in work_once(db, data_dir)] == ["active"]
+    bot = bot_named(tmp_path / "v2", "anns-bot", "2.0")  # for Yahtzee only: validated for no ladder on it alone
+    (bot / "bot.toml").write_text((bot / "bot.toml").read_text().replace('games = ["*"]', 'games = ["yahtzee"]'))
+    with serving(db, tmp_path / "ladder.db", data_dir) as served:
+        args = [str(bot), "--server", served.url, "--token", served.tokens["ann"]]
+        plain = submit(*args)
+        assert plain.returncode == 0 and plain.stdout.startswith("submitted: submission 2, anns-bot 2.0,"), plain.stderr
+        assert [(o.id, o.message) for o in work_once(db, data_dir)] == [(2, "validated; submitted for no ladder")]
+        assert "anns-bot@2.0" not in dice_entrants(db)
+        line = (f"already submitted, the same files: submission 2, anns-bot 2.0, content hash {content_hash(bot)}, "
+                f"state received: submitted again for ladder dice (it was for no ladder): waiting for the worker")
+        for _ in range(2):
+            again = submit(*args, "--ladder", "dice")
+            assert (again.returncode, again.stdout.strip()) == (0, line), again.stderr
+        [entered] = work_once(db, data_dir)
+        assert (entered.id, entered.state) == (2, "active")
+        assert entered.message == "active on ladder dice as anns-bot@2.0 (added)"
+        assert dice_entrants(db)["anns-bot@2.0"] == "active"
+        assert "== SPRT run 1 against anns-bot@1.0: opened" in (data_dir / "logs" / "2.log").read_text()
+        last = submit(*args, "--ladder", "dice")
+        assert last.stdout.strip() == line.replace("state received: submitted again for ladder dice (it was for no "
+                                                   "ladder): waiting for the worker", f"state active: {entered.message}")
+    assert work_once(db, data_dir) == []

@@ -3,6 +3,7 @@ person's submissions with their states, and CSRF on the form."""
 
 from __future__ import annotations
 
+import html
 import http.client
 import io
 import shutil
@@ -13,10 +14,12 @@ from pathlib import Path
 import pytest
 
 from arena.league.storage import Database
+from arena.runs.ladder import load_config, open_ladder
 from arena.submission import accounts
 from arena.submission.archive import content_hash
 from arena.submission.web_auth import AccountsConfig
 from arena.submission.web_submit import UploadsConfig
+from tests.ladder.helpers import write_config
 
 from .conftest import SAMPLE_BOTS, XSS_VERSION, Server
 from .test_sign_in import Client
@@ -115,3 +118,55 @@ def test_a_form_post_without_the_sessions_csrf_token_is_refused(uploads, tmp_pat
     assert (data_dir / "bots" / "bob" / "zipped").is_dir()
     stranger = Client(server)  # another site's post: no session cookie at all
     assert raw_post(stranger, b"--x--\r\n", "multipart/form-data; boundary=x") == 403
+
+
+def form_post(client: Client, fields: dict[str, bytes]) -> tuple[int, str]:
+    """POST ``fields`` to /submit as multipart/form-data, as the form sends them: the status and page."""
+    boundary = "----arena-test-boundary"
+    body = b"".join(f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"'.encode()
+                    + (b'; filename="bot.zip"\r\nContent-Type: application/zip' if name == "archive" else b"")
+                    + b"\r\n\r\n" + value + b"\r\n" for name, value in fields.items()) + f"--{boundary}--\r\n".encode()
+    conn = http.client.HTTPConnection("127.0.0.1", client.server.port, timeout=30)
+    headers = {"Content-Type": f"multipart/form-data; boundary={boundary}",
+               "Cookie": "; ".join(f"{k}={v}" for k, v in client.cookies.items())}
+    try:
+        conn.request("POST", "/submit", body, headers)
+        response = conn.getresponse()
+        return response.status, response.read().decode()
+    finally:
+        conn.close()
+
+
+def test_files_uploaded_for_no_ladder_enter_the_ladder_they_are_uploaded_again_for(tmp_path: Path) -> None:
+    """Issue 34: the same files again with a ladder were "already submitted" and stayed for no
+    ladder.  They go back to the worker for that ladder (once: again is the same answer); for
+    a second ladder they are refused, with what to do."""
+    config = load_config(write_config(tmp_path, [SAMPLE_BOTS / "random_bot"],
+                                      ladder='[[ladder]]\nname = "cards"\ngame = "yaniv"\nseats = 2\n'
+                                             f'bots = ["{SAMPLE_BOTS / "random_bot"}"]\n'))
+    with Database(config.db) as db:
+        for ladder in config.ladders:
+            open_ladder(db, ladder, config)
+        token = accounts.add_user(db, "bob")[1]
+    archive = zipped_bot(tmp_path).read_bytes()
+    with Server(config.db, accounts=AccountsConfig(), uploads=UploadsConfig(data_dir=tmp_path / "data")) as server:
+        client = Client(server)
+        assert client.sign_in("bob", token)[0] == 303
+
+        def upload(ladder: str) -> tuple[int, str, list[tuple[str, str, str]]]:
+            status, page = form_post(client, {"csrf": client.csrf("/submit").encode(), "archive": archive,
+                                              "ladder": ladder.encode()})
+            message = page.split('<p class="message">', 1)[1].split("</p>", 1)[0] if 'class="message"' in page \
+                else page.split('class="error">', 1)[1].split("</p>", 1)[0]
+            with Database(config.db) as db:
+                rows = [tuple(row) for row in db.conn.execute("SELECT ladder, state, message FROM submissions")]
+            return status, html.unescape(message), rows
+
+        assert upload("")[::2] == (200, [("", "received", "")])
+        again = "submitted again for ladder dice (it was for no ladder): waiting for the worker"
+        for _ in range(2):
+            assert upload("dice") == (200, f"zipped with this content is submission 1 already: {again}",
+                                      [("dice", "received", again)])
+        assert upload("cards") == (400, "these files are submission 1, for ladder 'dice'; a submission enters one "
+                                        "ladder: to enter 'cards' as well, give them a new version in bot.toml and "
+                                        "submit again", [("dice", "received", again)])
