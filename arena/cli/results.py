@@ -114,17 +114,23 @@ MATCHES_PAGE = 50
 @click.option("--limit", type=click.IntRange(min=1), default=MATCHES_PAGE, show_default=True,
               help="At most this many matches, newest first (the output says how many there are in all).")
 @click.option("--all", "show_all", is_flag=True, help="Every match: no --limit.")
+@click.option("--before", "before_id", type=click.IntRange(min=1), default=None, metavar="ID",
+              help="Older matches: those with ids below ID; the next page, as the previous page's `next:` says.")
 @click.option("--after", "after_id", type=click.IntRange(min=1), default=None, metavar="ID",
-              help="The next page: the matches listed after match ID (older ones), as the previous page says.")
+              help="Newer matches: those with ids above ID (the --limit just above it), as /api/matches?after=ID.")
 @format_option
 @db_option
 def matches(tournament_id: int | None, game: str | None, bot_name: str | None, status: str | None,
-            with_faults: bool, limit: int, show_all: bool, after_id: int | None, fmt: str, db_path: Path) -> None:
+            with_faults: bool, limit: int, show_all: bool, before_id: int | None, after_id: int | None, fmt: str,
+            db_path: Path) -> None:
     """List matches, newest first: players by seat with their rank, scores and how it ended.
 
-    Shows --limit matches at a time and says how many there are; --after continues where a
-    page stopped (it names the ID), --all lists every one.
+    Shows --limit matches at a time and says how many there are. Pages go by match id, as
+    the web's /matches pages do: --before ID lists the older ones (the next page: the
+    output names the ID), --after ID the newer ones; --all lists every one.
     """
+    if before_id is not None and after_id is not None:
+        raise click.ClickException("give --before ID (older matches) or --after ID (newer ones), not both")
     if game is not None:
         check_game(game, None)
     with open_db(db_path, readonly=True) as db:
@@ -142,11 +148,19 @@ def matches(tournament_id: int | None, game: str | None, bot_name: str | None, s
         where: dict[str, Any] = {"tournament_id": tournament_id, "game": game, "bot_id": bot_id, "status": status,
                                  "faults": True if with_faults else None}
         total = db.count_matches(**where)
-        left = db.count_matches(**where, before_id=after_id) if after_id is not None else total
-        found_matches = db.matches(**where, before_id=after_id, limit=None if show_all else limit, newest_first=True)
+        if after_id is not None:  # the ids just above it, shown newest first
+            found_matches = db.matches(**where, after_id=after_id, limit=None if show_all else limit)[::-1]
+            above = total - db.count_matches(**where, before_id=after_id + 1)
+            skipped, older = above - len(found_matches), total - above
+        else:
+            found_matches = db.matches(**where, before_id=before_id, limit=None if show_all else limit,
+                                       newest_first=True)
+            left = db.count_matches(**where, before_id=before_id) if before_id is not None else total
+            skipped, older = total - left, left - len(found_matches)
         labels = bot_labels(db)
-    page = MatchPage(total=total, skipped=total - left, shown=len(found_matches),
-                     next_after=found_matches[-1].id if len(found_matches) < left else None)
+    page = MatchPage(total=total, skipped=skipped, shown=len(found_matches),
+                     next_before=found_matches[-1].id if found_matches and older else None,
+                     prev_after=found_matches[0].id if found_matches and skipped else None)
     rows = [{"id": m.id, "tournament": m.tournament_id, "game": m.game, "variant": m.variant, "seed": m.seed,
              "round": m.round + 1, "players": [labels[b] for b in m.bot_ids],
              "ranking": [rank + 1 for rank in m.ranking] if m.ranking else None,
@@ -157,12 +171,12 @@ def matches(tournament_id: int | None, game: str | None, bot_name: str | None, s
     filters = [("--tournament", tournament_id), ("--game", game), ("--bot", bot_name), ("--status", status)]
     options = [word for name, value in filters if value is not None for word in (name, value)]
     options += ["--faults"] if with_faults else []
-    next_hint = None if page.next_after is None else arena_hint(
-        "matches", *options, *(["--limit", limit] if limit != MATCHES_PAGE else []), "--after", page.next_after,
+    next_hint = None if page.next_before is None else arena_hint(
+        "matches", *options, *(["--limit", limit] if limit != MATCHES_PAGE else []), "--before", page.next_before,
         *(["--format", fmt] if fmt != "table" else []), "--db", db_path)
     if fmt == "json":
-        click.echo(json.dumps({"total": page.total, "shown": page.shown, "truncated": page.next_after is not None,
-                               "next_after": page.next_after,
+        click.echo(json.dumps({"total": page.total, "shown": page.shown, "truncated": page.next_before is not None,
+                               "next_before": page.next_before, "prev_after": page.prev_after,
                                "matches": [{column.key: row[column.key] for column in MATCH_COLUMNS_DATA}
                                            for row in rows]}, indent=1))
         return
@@ -176,7 +190,7 @@ def matches(tournament_id: int | None, game: str | None, bot_name: str | None, s
                      for row in rows for seat, bot in enumerate(row["players"])]
         emit([Column(key) for key in ("match", "tournament", "game", "variant", "seed", "round", "seat", "bot", "rank",
                                       "score", "forfeited", "status", "reason", "finished")], seat_rows, fmt)
-        if page.next_after is not None or page.skipped:
+        if page.next_before is not None or page.skipped:
             click.echo(page.text() + (f"; next: {next_hint}" if next_hint else ""), err=True)
         return
     for row, match in zip(rows, found_matches):
@@ -185,9 +199,9 @@ def matches(tournament_id: int | None, game: str | None, bot_name: str | None, s
     wanted = ", ".join(f"{name.lstrip('-')} {value}" for name, value in filters if value is not None)
     wanted += (", " if wanted else "") + "faults" if with_faults else ""
     emit(MATCH_COLUMNS, rows, fmt, title="matches",
-         empty=f"no matches{' with ' + wanted if wanted else ''}{' after match ' + str(after_id) if after_id else ''}"
-               f" in {db_path}")
-    if rows and (page.next_after is not None or page.skipped):
+         empty=f"no matches{' with ' + wanted if wanted else ''}{' before match ' + str(before_id) if before_id else ''}"
+               f"{' after match ' + str(after_id) if after_id else ''} in {db_path}")
+    if rows and (page.next_before is not None or page.skipped):
         console.print(page.text() + (f"; next: `{next_hint}`" if next_hint else ""))
 
 
@@ -198,10 +212,12 @@ class MatchPage:
     total: int
     """Matches with these filters, all pages together."""
     skipped: int
-    """Newer matches on the pages before this one (``--after``)."""
+    """Newer matches than this page's (on the pages before it)."""
     shown: int
-    next_after: int | None
-    """The ``--after`` of the next page, ``None`` on the last one."""
+    next_before: int | None
+    """The ``--before`` of the next (older) page, ``None`` on the last one."""
+    prev_after: int | None
+    """The ``--after`` of the newer page, ``None`` on the first one."""
 
     def text(self) -> str:
         """``50 of 60 matches`` on the first page, ``matches 51 to 60 of 60`` on the next."""

@@ -86,7 +86,7 @@ class TestResults:
 
     def test_matches_and_show(self, played, tmp_path):
         listed = json.loads(invoke("matches", "--format", "json", "--bot", "random", "--db", str(played)).output)
-        assert (listed["total"], listed["truncated"], listed["next_after"]) == (2, False, None)
+        assert (listed["total"], listed["truncated"], listed["next_before"]) == (2, False, None)
         assert [m["id"] for m in listed["matches"]] == [2, 1] and all(m["status"] == "done" for m in listed["matches"])
         shown = invoke("show", "1", "--db", str(played))
         assert shown.exit_code == 0
@@ -324,35 +324,66 @@ class TestMatchesListing:
         result = invoke("matches", "--db", str(sixty))
         assert result.exit_code == 0
         footer = result.output.strip().splitlines()[-1]
-        assert footer.startswith("50 of 60 matches; next: `") and footer.endswith(f"matches --after 11 --db {sixty}`")
-        rest = invoke("matches", "--after", "11", "--db", str(sixty)).output.strip().splitlines()
+        assert footer.startswith("50 of 60 matches; next: `") and footer.endswith(f"matches --before 11 --db {sixty}`")
+        rest = invoke("matches", "--before", "11", "--db", str(sixty)).output.strip().splitlines()
         assert rest[-1] == "matches 51 to 60 of 60"
         ids = [int(line.split()[0]) for line in rest if line.split() and line.split()[0].isdigit()]
         assert ids == list(range(10, 0, -1))
 
     def test_json_gives_the_total_whether_it_was_cut_and_where_to_go_on(self, sixty):
         first = json.loads(invoke("matches", "--format", "json", "--db", str(sixty)).output)
-        assert (first["total"], first["shown"], first["truncated"], first["next_after"]) == (60, 50, True, 11)
+        assert (first["total"], first["shown"], first["truncated"], first["next_before"], first["prev_after"]) == (
+            60, 50, True, 11, None)
         assert [m["id"] for m in first["matches"]] == list(range(60, 10, -1))
-        second = json.loads(invoke("matches", "--format", "json", "--after", "11", "--db", str(sixty)).output)
-        assert (second["total"], second["shown"], second["truncated"], second["next_after"]) == (60, 10, False, None)
+        second = json.loads(invoke("matches", "--format", "json", "--before", "11", "--db", str(sixty)).output)
+        assert (second["total"], second["shown"], second["truncated"], second["next_before"], second["prev_after"]) == (
+            60, 10, False, None, 10)
         everything = json.loads(invoke("matches", "--format", "json", "--all", "--db", str(sixty)).output)
         assert [m["id"] for m in everything["matches"]] == list(range(60, 0, -1)) and not everything["truncated"]
-        paged, after = [], None
+        paged, before = [], None
         while True:  # keyset pages of 25 cover the listing exactly once
             page = json.loads(invoke("matches", "--format", "json", "--limit", "25", "--db", str(sixty),
-                                     *(["--after", str(after)] if after else [])).output)
+                                     *(["--before", str(before)] if before else [])).output)
             paged += [m["id"] for m in page["matches"]]
-            after = page["next_after"]
-            if after is None:
+            before = page["next_before"]
+            if before is None:
                 break
         assert paged == list(range(60, 0, -1))
+        back, after = [], page["prev_after"]
+        while after is not None:  # and the newer pages, from the last, back to the first
+            page = json.loads(invoke("matches", "--format", "json", "--limit", "25", "--after", str(after), "--db",
+                                     str(sixty)).output)
+            back = [m["id"] for m in page["matches"]] + back
+            after = page["prev_after"]
+        assert back == list(range(60, 10, -1))
+
+    def test_before_and_after_mean_older_and_newer_as_in_the_web_api(self, sixty):
+        """Issue 34: ``arena matches --after 40`` listed older matches, ``/api/matches?after=40`` newer ones."""
+        from starlette.testclient import TestClient
+
+        from arena.web.app import create_app
+
+        with TestClient(create_app(sixty)) as client:
+            for key, ids in (("after", list(range(60, 40, -1))), ("before", list(range(39, 0, -1)))):
+                api = client.get(f"/api/matches?{key}=40").json()
+                listed = json.loads(invoke("matches", "--format", "json", f"--{key}", "40", "--db", str(sixty)).output)
+                assert [m["id"] for m in listed["matches"]] == [m["id"] for m in api["matches"]] == ids
+                assert (listed["next_before"], listed["prev_after"]) == (api["next_before"], api["prev_after"])
+            newer = json.loads(invoke("matches", "--format", "json", "--limit", "5", "--after", "40", "--db",
+                                      str(sixty)).output)  # the five just above 40
+            assert [m["id"] for m in newer["matches"]] == [45, 44, 43, 42, 41]
+            assert (newer["next_before"], newer["prev_after"], newer["truncated"]) == (41, 45, True)
+        table = invoke("matches", "--limit", "5", "--after", "40", "--db", str(sixty)).output.strip().splitlines()
+        assert table[-1].startswith("matches 16 to 20 of 60; next: `")
+        assert table[-1].endswith(f"matches --limit 5 --before 41 --db {sixty}`")
+        assert_one_line_error(invoke("matches", "--before", "9", "--after", "3", "--db", str(sixty)),
+                              "give --before ID (older matches) or --after ID (newer ones), not both")
 
     def test_csv_says_it_was_cut_on_stderr_only(self, sixty):
         result = CliRunner().invoke(main, ["matches", "--format", "csv", "--db", str(sixty)])
         assert result.exit_code == 0
         assert len(result.stdout.splitlines()) == 1 + 50 * 2  # header, a row per seat
-        assert result.stderr.startswith("50 of 60 matches; next: ") and "--after 11 --format csv" in result.stderr
+        assert result.stderr.startswith("50 of 60 matches; next: ") and "--before 11 --format csv" in result.stderr
 
     def test_ranks_count_from_1_and_csv_booleans_are_lowercase(self, sixty):
         rows = json.loads(invoke("matches", "--format", "json", "--limit", "1", "--db", str(sixty)).output)["matches"]
