@@ -8,9 +8,9 @@ chosen in this order of priority:
 
 1. **Fairness floor.**  Every entrant must play at least ``policy.floor`` (one half) of the
    mean match rate over any window of ``policy.window`` time units.  Entrants whose rate
-   over the last window has fallen below ``policy.guard`` times the mean (0.8, a margin above
-   the floor, since a set takes time to come round) are seated first, the furthest behind
-   first, as many as the table holds.
+   over the last window (or since they last became active, if later) has fallen below
+   ``policy.guard`` times the mean (0.8, a margin above the floor, since a set takes time to
+   come round) are seated first, the furthest behind first, as many as the table holds.
 2. **New entrants first**: otherwise the entrant with the largest sigma above
    ``policy.new_sigma`` is seated first, until its rating has settled.
 3. **What tells the most**: the rest of the table (or the whole table, with nobody seated first)
@@ -57,10 +57,11 @@ class Entrant(Generic[BotId]):
     mu: float
     sigma: float
     joined: float = 0.0
-    """When it became active (its rate is measured from then, or over the last window)."""
+    """When it last became active (added or resumed): its rate is measured from then, or over
+    the last window if that is shorter."""
     times: tuple[float, ...] = ()
     """Start times of its matches (one per match, so a set of 4 matches adds 4); times older
-    than the window are ignored."""
+    than the window, or than ``joined`` (before a pause), are ignored."""
 
 
 @dataclass(frozen=True)
@@ -107,9 +108,12 @@ def ambiguity(a: Entrant[BotId], b: Entrant[BotId]) -> float:
 
 
 def window_counts(entrants: Sequence[Entrant[BotId]], now: float, window: float) -> dict[BotId, tuple[int, float]]:
-    """``bot -> (matches started in the last window, time active within it)``."""
+    """``bot -> (matches started in the last window since it became active, time active within it)``.
+
+    Both over the same stretch: a resumed entrant's matches from before its pause are not
+    counted against its time since the resume (they would make it look ahead, and starve it)."""
     start = now - window
-    return {e.bot: (sum(start < t <= now for t in e.times), max(0.0, now - max(start, e.joined)))
+    return {e.bot: (sum(start < t <= now and t >= e.joined for t in e.times), max(0.0, now - max(start, e.joined)))
             for e in entrants}
 
 

@@ -175,6 +175,48 @@ def test_rate_shares_expect_less_from_an_entrant_that_joined_late() -> None:
     assert rate_shares(settled([1.0, 2.0]), 0.0, 100.0) == {}
 
 
+def test_rate_shares_count_a_resumed_entrants_matches_since_its_resumption_only() -> None:
+    """Issue 34: its 25 matches from before a pause were counted against its 10 time units
+    since the resume, a share of 5 that kept it from the floor's seats."""
+    entrants = [Entrant(0, 25.0, 1.0, 0.0, tuple(range(1, 101))),  # 100 matches in the window of 100
+                Entrant(1, 25.0, 1.0, 90.0, tuple(range(1, 51, 2)))]  # paused at 50, resumed at 90: none since
+    assert rate_shares(entrants, 100.0, 100.0) == pytest.approx({0: 1.1, 1: 0.0})  # the mean: 100 over 110
+
+
+def test_a_resumed_entrant_is_seated_at_once_and_keeps_its_share() -> None:
+    """Issue 34's ladder on a simulated clock (one unit a match, times kept across the pause as
+    the live ladder keeps them): a heuristic, its copy and a random bot; the random bot paused
+    after 150 matches and resumed 19 later.  The first set after the resume seats it, and over
+    the next 120 matches it keeps its share (above the floor; it was 0.1 before the fix)."""
+    policy = Policy(window=600)
+    mus = {0: 30.0, 1: 30.1, 2: 15.0}  # the copies' order is open, the random bot's is not
+    joined = dict.fromkeys(mus, 0.0)
+    times: dict[int, list[float]] = {bot: [] for bot in mus}
+    seated: list[frozenset[int]] = []
+    chosen: list[DuplicateSet[int]] = []
+
+    def play(active: list[int], until: int) -> None:
+        while len(seated) < until:
+            now = float(len(seated))
+            current = [Entrant(b, mus[b], 1.0, joined[b], tuple(t for t in times[b] if t > now - policy.window))
+                       for b in active]
+            dup = next_set(current, TWO, now=now, seed=7, number=len(chosen), policy=policy)
+            chosen.append(dup)
+            for seats in dup.seatings:
+                seated.append(frozenset(seats))
+                for bot in seats:
+                    times[bot].append(now)
+
+    play([0, 1, 2], 150)
+    play([0, 1], 170)
+    joined[2] = 169.0  # resumed while the last set of the pause played
+    resumed = len(chosen)
+    play([0, 1, 2], 290)
+    assert 2 in chosen[resumed].bots and chosen[resumed].reason == "floor"
+    counts = [sum(bot in match for match in seated[170:]) for bot in mus]
+    assert counts[2] / (sum(counts) / 3) >= policy.floor
+
+
 def test_ambiguity_is_one_for_equal_ratings_and_falls_with_the_gap() -> None:
     a, b, c = Entrant(0, 25.0, 2.0), Entrant(1, 25.0, 2.0), Entrant(2, 35.0, 2.0)
     assert ambiguity(a, b) == pytest.approx(1.0)
