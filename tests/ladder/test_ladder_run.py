@@ -249,3 +249,40 @@ def test_the_scheduler_sees_an_entrant_not_rated_yet_at_its_prior(tmp_path: Path
         runner.refresh()
         jobs = runner.take(2)
         assert {frozenset(runner.in_play[job.match_id]) for job in jobs} == {frozenset({ids["newer"], ids["high"]})}
+
+
+def test_a_resumed_entrant_is_seated_in_the_first_set_after_the_resume_and_keeps_its_share(tmp_path: Path) -> None:
+    """Issue 34: a paused, then resumed entrant was starved (0.03-0.29 of the mean rate, its
+    first match up to 18 s late): its matches from before the pause counted against its time
+    since the resume.  The running ladder's own bookkeeping (a :class:`Ladder` on a real file,
+    states written as ``arena ladder pause|resume`` write them), two close entrants and a far
+    weaker one, nothing drawn at random: the weak one plays only by the fairness floor."""
+    from arena.league.ratings import store_prior
+    from arena.runs.ladder import Ladder, load_config, open_ladder
+    from arena.runs.ladder_store import set_state
+    from arena.scheduling.ladder import Policy
+    from referee.sandbox import SandboxConfig, SandboxMode
+
+    bots = [write_bot(tmp_path / "bots" / name, name) for name in ("one", "two", "weak")]
+    config = load_config(write_config(tmp_path, bots))
+    with Database(config.db) as db:
+        ladder = open_ladder(db, config.ladders[0], config)[0]
+        ids = {b.name: b.id for b in db.bots()}
+        with db.transaction():
+            for name, mu in (("one", 30.0), ("two", 30.2), ("weak", 10.0)):
+                assert store_prior(db, "yahtzee", "yahtzee", ids[name], trueskill.Rating(mu, 1.0), "test")
+        sandbox = SandboxConfig(SandboxMode.NONE)
+        runner = Ladder(db, ladder, sandbox, sandbox, lambda text: None, Policy(explore=0.0))
+
+        def sets(count: int) -> list[frozenset[int]]:
+            """The next ``count`` duplicate sets the ladder seats (their matches taken, never played)."""
+            runner.refresh()
+            return [frozenset(runner.in_play[job.match_id]) for _ in range(count) for job in runner.take(2)][::2]
+
+        assert sum(ids["weak"] in bots for bots in sets(10)) >= 3  # the floor seats it before the pause
+        set_state(db, ladder.id, ids["weak"], "paused", "test")
+        assert all(ids["weak"] not in bots for bots in sets(3))
+        set_state(db, ladder.id, ids["weak"], "active")
+        after = sets(12)
+        assert ids["weak"] in after[0]
+        assert sum(ids["weak"] in bots for bots in after) / len(after) * 2 / (4 / 3) >= 0.5  # its share of the mean
