@@ -251,12 +251,14 @@ def test_the_scheduler_sees_an_entrant_not_rated_yet_at_its_prior(tmp_path: Path
         assert {frozenset(runner.in_play[job.match_id]) for job in jobs} == {frozenset({ids["newer"], ids["high"]})}
 
 
-def test_a_resumed_entrant_is_seated_in_the_first_set_after_the_resume_and_keeps_its_share(tmp_path: Path) -> None:
+def test_a_resumed_entrant_is_seated_in_the_first_set_after_the_resume(tmp_path: Path) -> None:
     """Issue 34: a paused, then resumed entrant was starved (0.03-0.29 of the mean rate, its
     first match up to 18 s late): its matches from before the pause counted against its time
     since the resume.  The running ladder's own bookkeeping (a :class:`Ladder` on a real file,
     states written as ``arena ladder pause|resume`` write them), two close entrants and a far
-    weaker one, nothing drawn at random: the weak one plays only by the fairness floor."""
+    weaker one, nothing drawn at random: the weak one plays only by the fairness floor.  (Its
+    share over the following sets: tests/ladder/test_scheduler.py, on a simulated clock; here
+    the clock is the machine's, and the test's own set-up would count as idle time.)"""
     from arena.league.ratings import store_prior
     from arena.runs.ladder import Ladder, load_config, open_ladder
     from arena.runs.ladder_store import set_state
@@ -283,6 +285,4 @@ def test_a_resumed_entrant_is_seated_in_the_first_set_after_the_resume_and_keeps
         set_state(db, ladder.id, ids["weak"], "paused", "test")
         assert all(ids["weak"] not in bots for bots in sets(3))
         set_state(db, ladder.id, ids["weak"], "active")
-        after = sets(12)
-        assert ids["weak"] in after[0]
-        assert sum(ids["weak"] in bots for bots in after) / len(after) * 2 / (4 / 3) >= 0.5  # its share of the mean
+        assert ids["weak"] in sets(1)[0]
