@@ -1,0 +1,52 @@
+"""The numbers on the boards add up as the engines count them, over seeded games of the real
+engines (fast: no bots, no server): the Yahtzee and Yams score cards, Gin Rummy's hand
+scores."""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import Any
+
+import pytest
+
+from arena.web.renderers import RenderContext, render_seat, renderer_for
+from referee.games import make_game
+
+PLAYERS = ("a", "b", "c", "d")
+
+
+def play_to_end(game: str, seed: int, *, variant: str | None = None, num_players: int = 2,
+                settings: dict[str, Any] | None = None, stop: Any = None) -> Any:
+    """Seat 0's observation at the end of a seeded random game (or the first where ``stop`` holds)."""
+    rng = random.Random(seed)
+    state = make_game(game, variant=variant, num_players=num_players, settings=settings or {}).new_initial_state(seed)
+    while not state.is_terminal():
+        state.apply(rng.choice(state.legal_actions()))
+        if stop is not None and stop(state.observe(0)):
+            break
+    return state.observe(0)
+
+
+def _cells(html: str, row: str) -> list[int]:
+    """The numbers of the score card's row ``row`` (a ``data-row`` or a box's label)."""
+    found = re.search(rf'<tr[^>]*data-row="{row}"[^>]*>(.*?)</tr>', html) or \
+        re.search(rf'<tr[^>]*><th scope="row">{row}</th>(.*?)</tr>', html)
+    assert found, f"no row {row!r} on the card"
+    return [int(v or 0) for v in re.findall(r"<td[^>]*>(-?\d*)</td>", found.group(1))]
+
+
+@pytest.mark.parametrize("variant", ["yahtzee", "yams"])
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_each_score_card_column_adds_up_to_its_total(variant: str, seed: int) -> None:
+    obs = play_to_end("yahtzee", seed, variant=variant, num_players=3)
+    html = str(render_seat(renderer_for("yahtzee"), obs, RenderContext(PLAYERS, 0)))
+    counted = [box.replace("_", " ") for box in obs.boxes if box not in ("ones", "twos", "threes", "fours",
+                                                                         "fives", "sixes", "plus", "minus")]
+    extra = ["upper", "upper-bonus"] + (["delta"] if variant == "yams" else ["bonus"])
+    totals = [int(t) for t in re.findall(r'<td class="total" data-seat="\d+">(-?\d+)</td>', html)]
+    for seat in range(3):
+        upper = sum(_cells(html, box)[seat] for box in ("ones", "twos", "threes", "fours", "fives", "sixes"))
+        assert _cells(html, "upper")[seat] == upper
+        shown = sum(_cells(html, row)[seat] for row in counted + extra)
+        assert shown == totals[seat] == obs.totals[seat], (variant, seat)
