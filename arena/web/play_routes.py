@@ -74,30 +74,54 @@ def _manager(request: Request) -> PlayManager:
 def play_form(request: Request) -> Response:
     """``/play?game=``: choose a game, variant, settings, opponents and your seat."""
     ident, new = visitor(request)
-    manager = _manager(request)
     game = request.query_params.get("game") or game_names()[0]
     if game not in game_names():
         raise BadRequest(f"unknown game {game!r}")
+    return _remember(_form_page(request, ident, game), request, ident, new)
+
+
+def _form_page(request: Request, ident: str, game: str, chosen: dict[str, Any] | None = None,
+               error: str | None = None) -> Response:
+    """The Play form for ``game``; after a refused choice, with its message and the person's
+    own choices filled in again (``chosen``: variant, settings, opponents, seat), as a 400."""
+    manager = _manager(request)
     cls = game_class(game)
     seats = min(MAX_SEATS, cls.max_players)
+    default = [""] * (seats - 1)
+    offered = opponents(manager.config, game)
+    for slot in range(max(1, cls.default_players - 1)):
+        default[slot] = offered[0].key if offered else ""
+    chosen = chosen or {"variant": cls.variants[0], "settings": "", "opponents": default, "seat": "0"}
+    picked = (list(chosen["opponents"]) + [""] * seats)[:seats - 1]
     context = {"games": game_names(), "game": game, "variants": cls.variants, "seats": range(seats),
-               "opponent_slots": range(seats - 1), "default_opponents": max(1, cls.default_players - 1),
-               "opponents": opponents(manager.config, game), "csrf": csrf_token(request, ident),
-               "under_way": manager.open_sessions(ident),
-               "move_timeout": manager.config.move_timeout, "settings": cls.settings_spec}
-    return _remember(request.app.state.templates.TemplateResponse(request, "play.html", context), request, ident, new)
+               "min_players": cls.min_players, "opponent_slots": range(seats - 1), "picked": picked,
+               "chosen": chosen, "error": error, "opponents": offered, "csrf": csrf_token(request, ident),
+               "under_way": manager.open_sessions(ident), "move_timeout": manager.config.move_timeout,
+               "settings": cls.settings_spec}
+    return request.app.state.templates.TemplateResponse(request, "play.html", context,
+                                                        status_code=400 if error else 200)
 
 
 async def play_start(request: Request) -> Response:
-    """``POST /play``: check the choice, open the match, go to its table."""
+    """``POST /play``: check the choice, open the match, go to its table; a choice that cannot
+    be played gets the form back with the message and the person's choices."""
     ident, new = visitor(request)
     body = await request.body()
     if len(body) > MAX_FORM_BYTES:
         raise BadRequest("the form is too large")
     pairs = urllib.parse.parse_qsl(body.decode("utf-8", "replace"), keep_blank_values=True)
     fields = {key: value for key, value in pairs if key != "opponent"}
+    keys = [value for key, value in pairs if key == "opponent"]
     _check_csrf(request, ident, fields.get("csrf"))
-    choice = parse_choice(_manager(request).config, fields, [value for key, value in pairs if key == "opponent"])
+    try:
+        choice = parse_choice(_manager(request).config, fields, keys)
+    except BadRequest as error:
+        game = fields.get("game", "")
+        if game not in game_names():
+            raise
+        chosen = {"variant": fields.get("variant", ""), "settings": fields.get("settings", ""), "opponents": keys,
+                  "seat": fields.get("seat", "0")}
+        return _remember(_form_page(request, ident, game, chosen, str(error)), request, ident, new)
     return _to_the_table(request, ident, new, lambda: _manager(request).open(ident, choice))
 
 

@@ -109,6 +109,13 @@ def test_bad_choices_are_refused_with_a_clear_message(tmp_path: Path, fields: di
                                        csrf=fields.get("csrf"), variant=fields.get("variant", ""))
         assert status == 400 and message in body.replace("&#39;", "'"), body
         assert "Traceback" not in body
+        if fields.get("game") != "chess" and "csrf" not in fields:  # the form again, as the person filled it in
+            assert 'id="play-form"' in body and 'id="form-error"' in body
+            if fields.get("settings"):
+                assert f">{fields['settings']}</textarea>" in body
+            for key in fields.get("opponents", [RANDOM]):
+                if key == RANDOM:
+                    assert f'<option value="{key}" selected>' in body
 
 
 def test_moves_need_the_visitors_cookie_csrf_and_an_open_decision(tmp_path: Path) -> None:
