@@ -42,6 +42,9 @@ EVENTS_KEPT = 60
 """The latest events a page is sent (all of them are in the stored replay)."""
 FINISHED_KEPT = 200
 """Finished matches kept in memory for their pages (the store has them all)."""
+GONE_GRACE = 5.0
+"""Seconds a seat whose page said it was closing (``pagehide``) waits for that page, or a
+reloaded one, to ask again before it leaves."""
 
 
 class LimitReached(Exception):
@@ -60,6 +63,10 @@ class PlayConfig:
     max_running: int = 2
     move_timeout: float = 120.0
     """The person's seconds per decision; bots keep ``time_control.move_timeout``."""
+    absent_timeout: float = 30.0
+    """Seconds a decision waits without a sign of the person's page (it asks at least every
+    3 s while open) before the seat leaves, as "Leave" does: a closed tab forfeits in about
+    this long rather than after ``max_faults`` whole move timeouts (docs/play.md)."""
     time_control: TimeControl = TimeControl()
     sandbox: SandboxConfig = SandboxConfig()
 
@@ -202,6 +209,12 @@ class PlaySession:
     opener shares (the opener's session): ``/play/join/{invite}``."""
     host: str = ""
     """The token of the opener's session (a match's sessions share it)."""
+    absent_timeout: float = 30.0
+    """As :attr:`PlayConfig.absent_timeout`."""
+    last_seen: float | None = None
+    """``time.monotonic()`` of the page's latest request; ``None`` until someone sits here."""
+    gone: bool = False
+    """The page said it was closing and no request came since."""
     _seen_events: int = 0
 
     @property
@@ -212,6 +225,20 @@ class PlaySession:
     def stamp(self) -> int:
         """Grows with every change of the view or of the pending decision (for long polling)."""
         return self.version + (self.seat.changes if self.seat is not None else 0)
+
+    def seen(self, *, closing: bool = False) -> None:
+        """The person's page asked for the seat's view or moved (``closing``: it said it was
+        being closed, which may be a reload)."""
+        self.last_seen, self.gone = time.monotonic(), closing
+
+    def absent(self, since: float) -> bool:
+        """Whether the person has gone, for a decision open since ``since``: no sign of the page
+        for :attr:`absent_timeout` seconds (or :data:`GONE_GRACE` after it said it was closing).
+        A seat nobody has taken yet (an invitation) waits on the move clock alone."""
+        if self.last_seen is None:
+            return False
+        quiet = time.monotonic() - max(self.last_seen, since)
+        return quiet > (GONE_GRACE if self.gone else self.absent_timeout)
 
     def watch(self, state: State[Any, Any]) -> None:
         """The referee's ``on_state`` hook: keep the person's seat's view (and nothing else)."""
@@ -241,7 +268,7 @@ class PlaySession:
                     "invite": f"/play/join/{self.invite}" if self.invite and self.token == self.host and self.open
                     else None,
                     "pending": None if pending is None else {
-                        "number": pending.number, "ms_left": left,
+                        "number": pending.number, "ms_left": left, "bank_ms": pending.bank_ms,
                         "actions": [{"index": i, "text": text} for i, text in enumerate(pending.actions)]}}
 
 
@@ -310,7 +337,9 @@ class PlayManager:
             invite = secrets.token_urlsafe(18) if len(choice.people) > 1 else None
             sessions = [PlaySession(token if seat == choice.seat else secrets.token_urlsafe(18),
                                     visitor if seat == choice.seat else "", choice, players, seat,
-                                    invite=invite, host=token) for seat in choice.people]
+                                    invite=invite, host=token, absent_timeout=self.config.absent_timeout,
+                                    last_seen=time.monotonic() if seat == choice.seat else None)
+                        for seat in choice.people]
             for session in sessions:
                 self._sessions[session.token] = session
             self._forget_old()
@@ -334,6 +363,7 @@ class PlayManager:
         try:
             for session in sessions:
                 session.seat = HumanSeat(choice.game, session.changed)
+                session.seat.absent = session.absent
                 if self._closing:
                     session.seat.close()
             match_id, seed = self._schedule(choice)

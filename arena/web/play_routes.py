@@ -156,11 +156,13 @@ async def play_state(request: Request) -> Response:
     after = request.query_params.get("after", "")
     if after and not is_whole_number(after):
         raise BadRequest("after must be a whole number")
+    session.seen()  # the page is open: its seat does not leave (PlaySession.absent)
     if after:
         waited = 0.0
         while session.stamp <= int(after) and session.open and waited < LONG_POLL_SECONDS:
             await asyncio.sleep(0.05)
             waited += 0.05
+    session.seen()
     return JSONResponse(session.snapshot())
 
 
@@ -178,6 +180,7 @@ async def play_move(request: Request) -> Response:
         raise BadRequest('send {"number": decision number, "index": action index}') from None
     if type(number) is not int or type(index) is not int:
         raise BadRequest("number and index must be whole numbers")
+    session.seen()
     problem = session.seat.answer(number, index)
     if problem is not None:
         return JSONResponse({"error": problem}, status_code=409)
@@ -193,6 +196,21 @@ async def play_leave(request: Request) -> Response:
     if session is None or session.seat is None:
         raise NotFound("no such match of yours")
     await asyncio.to_thread(session.seat.close)
+    return JSONResponse({"ok": True})
+
+
+async def play_closing(request: Request) -> Response:
+    """``POST /api/play/{token}/closing`` (the page's ``sendBeacon`` on ``pagehide``, with the
+    CSRF token as a form field): the tab is closing or reloading; unless a page asks again
+    within :data:`~arena.web.play.GONE_GRACE` seconds, the seat leaves at its next decision."""
+    ident, _ = visitor(request)
+    body = await request.body()
+    fields = dict(urllib.parse.parse_qsl(body[:MAX_FORM_BYTES].decode("utf-8", "replace")))
+    _check_csrf(request, ident, fields.get("csrf"))
+    session = _manager(request).session(request.path_params["token"], ident)
+    if session is None:
+        raise NotFound("no such match of yours")
+    session.seen(closing=True)
     return JSONResponse({"ok": True})
 
 
@@ -275,4 +293,5 @@ routes = [Route("/play", play_form, methods=["GET"]), Route("/play", play_start,
           Route("/play/{token}", play_table),
           Route("/api/play/matches/{match_id:int}/replay", played_replay),
           Route("/api/play/{token}", play_state), Route("/api/play/{token}/move", play_move, methods=["POST"]),
-          Route("/api/play/{token}/leave", play_leave, methods=["POST"])]
+          Route("/api/play/{token}/leave", play_leave, methods=["POST"]),
+          Route("/api/play/{token}/closing", play_closing, methods=["POST"])]
