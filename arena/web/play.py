@@ -27,7 +27,7 @@ from arena.league.storage import Database, ScheduledMatch
 from arena.resources import sample_bots_dir
 from arena.web.data import BadRequest, NotFound, is_whole_number
 from arena.web.play_seat import HUMAN_NAME, HumanSeat
-from arena.web.renderers import RenderContext, render_seat, renderer_for
+from arena.web.renderers import RenderContext, play_help, render_seat, renderer_for
 from arena.web.replay import to_jsonable
 from referee.bots import BotSpec, BotSpecError, bot_files_hash
 from referee.games import game_class, game_names, make_game
@@ -198,6 +198,8 @@ class PlaySession:
     """Grows with every change, for long polling."""
     board: str = ""
     observation: Any = None
+    seat_view: Any = None
+    """The seat's latest observation itself (:attr:`observation` is its JSON form)."""
     events: list[str] = field(default_factory=list)
     to_play: int | None = None
     result: dict[str, Any] | None = None
@@ -251,6 +253,7 @@ class PlaySession:
         to_play = None if state.is_terminal() else state.current_player()
         with self.changed:
             self.board, self.observation, self.to_play = board, to_jsonable(observation), to_play
+            self.seat_view = observation
             self.events = (self.events + [event.text for event in events])[-EVENTS_KEPT:]
             self.status = "running"
             self.version += 1
@@ -269,7 +272,8 @@ class PlaySession:
                     else None,
                     "pending": None if pending is None else {
                         "number": pending.number, "ms_left": left, "bank_ms": pending.bank_ms,
-                        "actions": [{"index": i, "text": text} for i, text in enumerate(pending.actions)]}}
+                        "actions": [{"index": i, "text": text} for i, text in enumerate(pending.actions)],
+                        **play_help(renderer_for(self.choice.game), self.seat_view, pending.actions)}}
 
 
 class PlayManager:

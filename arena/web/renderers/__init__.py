@@ -5,7 +5,10 @@ A renderer module ``arena.web.renderers.<game>`` provides
 * ``render_seat(observation, ctx) -> Markup``: one seat's view, from exactly what
   ``State.observe(seat)`` returned;
 * optionally ``render_table(observations, ctx) -> Markup``: the full table, from every
-  seat's observation (default: each seat's view in turn).
+  seat's observation (default: each seat's view in turn);
+* optionally, for a person at the table (:func:`play_help`), ``why_not(observation, card)
+  -> str``: why a card of the hand cannot be played now, in the game's words ("you must
+  follow suit"), and ``play_hint(observation, actions) -> str``: how to choose.
 
 A game without a module gets :mod:`arena.web.renderers.generic`, which shows the
 observation's text and fields, so a new engine is viewable at once and a module makes it
@@ -59,3 +62,24 @@ def render_table(module: ModuleType, observations: Sequence[Any], ctx: RenderCon
         f"seat {seat}: {ctx.players[seat]}" if seat < len(ctx.players) else f"seat {seat}",
         module.render_seat(obs, RenderContext(ctx.players, seat))) for seat, obs in enumerate(observations)]
     return Markup("").join(parts)
+
+
+def _tokens(actions: Sequence[str]) -> set[str]:
+    return {word for text in actions for word in text.split()}
+
+
+def play_help(module: ModuleType, observation: Any, actions: Sequence[str]) -> dict[str, Any]:
+    """What the person's page shows beside the legal ``actions`` (their texts, as the referee
+    sent them): ``blocked``, each card of the hand that no legal action names with why it
+    cannot be played now, and ``hint``, how to choose.  Only from the seat's observation."""
+    named = _tokens(actions)
+    why_not = getattr(module, "why_not", None)
+    blocked = {}
+    for card in map(str, getattr(observation, "hand", ())):
+        if card not in named:
+            reason = why_not(observation, card) if why_not is not None else ""
+            blocked[card] = reason or "no legal action plays this card now"
+    hint = getattr(module, "play_hint", None)
+    default = "click a highlighted card, or a button" if blocked or named & set(map(
+        str, getattr(observation, "hand", ()))) else "click a button"
+    return {"blocked": blocked, "hint": (hint(observation, actions) if hint is not None else "") or default}

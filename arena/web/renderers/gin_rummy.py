@@ -147,3 +147,12 @@ def render_table(observations: Sequence[GinRummyObservation], ctx: RenderContext
     return Markup('<div class="gin">{}{}{}{}{}</div>').format(
         _header(first, ctx), _hand(observations[1], ctx, 1), _middle(first), _hand(observations[0], ctx, 0),
         _last_hand(first.last_hand, ctx))
+
+
+def why_not(obs: GinRummyObservation, card: str) -> str:
+    """Why ``card`` of the hand may not be discarded now (docs/rules/gin_rummy.md)."""
+    if obs.phase in ("offer", "draw"):
+        return "draw first: take the discard pile's top card or draw from the stock"
+    if obs.phase == "discard" and obs.taken_card is not None and str(obs.taken_card) == card:
+        return "you may not discard the card you just took from the discard pile"
+    return ""

@@ -77,3 +77,10 @@ def _row(kind: str, label: str, values: Sequence[int]) -> str:
 def render_table(observations: Sequence[YahtzeeObservation], ctx: RenderContext) -> Markup:
     """Nothing is hidden in Yahtzee: the full table is any seat's view, drawn once."""
     return render_seat(observations[0], ctx)
+
+
+def play_hint(obs: YahtzeeObservation, actions: Sequence[str]) -> str:
+    """Dice, not cards: pick the dice to roll again, or score a box."""
+    if any(text.startswith("reroll ") for text in actions):
+        return "click dice to pick the ones to roll again, then Reroll; or score a box"
+    return "score a box (no rerolls left)"

@@ -109,3 +109,20 @@ def render_seat(obs: YanivObservation, ctx: RenderContext) -> Markup:
 
 def render_table(observations: Sequence[YanivObservation], ctx: RenderContext) -> Markup:
     return _board(observations[0], ctx, {obs.seat: (obs.hand, obs.hand_value) for obs in observations})
+
+
+def why_not(obs: YanivObservation, card: str) -> str:
+    """Why ``card`` of the hand may not be played now (docs/rules/yaniv.md)."""
+    if obs.phase == "draw":
+        return "you have discarded: now draw the top of the stock, or the first or last card of the group offered"
+    return ""
+
+
+def play_hint(obs: YanivObservation, actions: Sequence[str]) -> str:
+    """Discard order matters where a group of several cards may land in more than one order."""
+    groups = [text.split()[1:] for text in actions if text.startswith("discard ")]
+    if any(len(cards) > 1 for cards in groups):
+        return ("click a card to discard it alone, or a button for a group. A group lands in the order its button "
+                "shows, and the next player may take only its first or last card: put the card you want to "
+                "keep from them in the middle")
+    return ""
