@@ -27,7 +27,7 @@ from arena.league.storage import Database, ScheduledMatch
 from arena.resources import sample_bots_dir
 from arena.web.data import BadRequest, NotFound, is_whole_number
 from arena.web.play_seat import HUMAN_NAME, HumanSeat
-from arena.web.renderers import RenderContext, play_help, render_seat, renderer_for
+from arena.web.renderers import RenderContext, play_help, render_seat, renderer_for, teams_of
 from arena.web.replay import to_jsonable
 from referee.bots import BotSpec, BotSpecError, bot_files_hash
 from referee.games import game_class, game_names, make_game
@@ -266,6 +266,7 @@ class PlaySession:
             left = 0 if pending is None else max(0, round((pending.deadline - time.monotonic()) * 1000))
             return {"token": self.token, "status": self.status, "version": self.stamp, "game": self.choice.game,
                     "variant": self.choice.variant, "seat": self.seat_number, "players": self.players,
+                    "teams": teams_of(self.choice.game),
                     "to_play": self.to_play, "board": self.board, "observation": self.observation,
                     "events": self.events, "result": self.result, "match_id": self.match_id,
                     "invite": f"/play/join/{self.invite}" if self.invite and self.token == self.host and self.open

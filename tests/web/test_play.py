@@ -231,8 +231,8 @@ def assert_only_the_seats_view(record: Any, seat: int, players: list[str], state
         observation, board, hidden, events = steps[decisions[state["pending"]["number"]]]
         assert state["observation"] == observation and state["board"] == board
         assert state["events"] == events[-EVENTS_KEPT:]  # the events this seat may see (old deals' too)
-        assert set(state) == {"token", "status", "version", "game", "variant", "seat", "players", "to_play", "board",
-                              "observation", "events", "result", "match_id", "pending", "invite"}
+        assert set(state) == {"token", "status", "version", "game", "variant", "seat", "players", "teams", "to_play",
+                              "board", "observation", "events", "result", "match_id", "pending", "invite"}
         assert state["result"] is None and state["match_id"] is None
     # Every page and answer: each view is the seat's view at some step; no text names a card
     # hidden from the seat at every step it can be (the match's final answer aside: it is over).

@@ -64,7 +64,7 @@ def test_a_whole_yahtzee_game_by_clicks_against_a_bot_with_an_html_name(page: An
                                   files_hash=bot_files_hash(spec), manifest=str(spec.manifest))
     with PlayServer(tmp_path) as server:
         start_in_browser(page, server, "yahtzee", 1, seat=1, opponent=f"bot:{xss.id}")
-        assert page.locator("#players li").first.inner_text() == XSS_LABEL  # text, not markup
+        assert page.locator("#players li").first.inner_text() == f"seat 0: {XSS_LABEL}"  # text, not markup
         clicks = 0
         while wait_turn_or_end(page):
             if clicks == 0:  # the first decision: pick two dice, and Enter sends their reroll
@@ -72,9 +72,14 @@ def test_a_whole_yahtzee_game_by_clicks_against_a_bot_with_an_html_name(page: An
                 assert "your clock: " in page.locator("#clock").inner_text()
                 dice = page.locator("#board svg.dice [data-value]")
                 picked = sorted([dice.nth(0).get_attribute("data-value"), dice.nth(3).get_attribute("data-value")])
+                # 36 legal actions, grouped: one Reroll button over the dice, then the boxes to score
+                assert page.locator("#reroll[disabled]").count() == 1
+                assert page.locator("#actions li.rerolls button").count() == 1
+                assert page.locator("#actions li.scores button").count() <= 13
+                assert "dice" in page.locator("#how").inner_text() and "card" not in page.locator("#how").inner_text()
                 dice.nth(0).click()
                 dice.nth(3).click()
-                assert page.locator("#actions button.selected").inner_text().endswith(f"reroll {' '.join(picked)}")
+                assert page.locator("#actions button.selected").inner_text().endswith(f"Reroll {' '.join(picked)}")
                 page.keyboard.press("Enter")
                 clicks += 1
                 continue
@@ -217,7 +222,7 @@ def test_the_invitation_link_seats_a_second_person_in_another_browser(browser: A
             guest.wait_for_url(f"{server.url}/play/*")
             assert guest.locator("h1").inner_text().endswith("you are seat 0")
             guest.locator("#board svg").first.wait_for(timeout=10_000)  # the guest's own seat view
-            assert guest.locator("#players li.you").inner_text() == "human (you)"
+            assert guest.locator("#players li.you").inner_text() == "seat 0: human (you)"
             guest.screenshot(path=str(tmp_path / "play-invited-guest.png"), full_page=True)
             assert not guest.locator("#invite-box").is_visible() and page.locator("#invite-box").is_visible()
         finally:

@@ -26,7 +26,7 @@ from typing import Any
 
 from markupsafe import Markup
 
-from referee.games import game_names
+from referee.games import game_class, game_names
 
 
 @dataclass(frozen=True)
@@ -83,3 +83,11 @@ def play_help(module: ModuleType, observation: Any, actions: Sequence[str]) -> d
     default = "click a highlighted card, or a button" if blocked or named & set(map(
         str, getattr(observation, "hand", ()))) else "click a button"
     return {"blocked": blocked, "hint": (hint(observation, actions) if hint is not None else "") or default}
+
+
+def teams_of(game: str) -> list[list[int]]:
+    """The game's fixed partnerships (Jass: seats 0+2 and 1+3), or ``[]``: result lists show a
+    team once, ranked among the teams."""
+    if game not in game_names():
+        return []
+    return [list(team) for team in game_class(game).teams or ()]
