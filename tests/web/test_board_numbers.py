@@ -95,3 +95,13 @@ def test_gin_rummy_shows_both_hands_once_a_hand_ends_and_not_before() -> None:
     assert f"= {result.points}" in section.group(0)
     fresh = make_game("gin_rummy").new_initial_state(5).observe(0)
     assert "last-hand" not in str(render_seat(renderer_for("gin_rummy"), fresh, RenderContext(PLAYERS, 0)))
+
+
+@pytest.mark.parametrize("joker", ["X1", "X2"])
+def test_a_joker_is_drawn_as_a_joker_not_as_its_number(joker: str) -> None:
+    from arena.web.renderers.draw import card
+
+    drawn = str(card(joker, 0, 0))
+    texts = re.findall(r"<text[^>]*>([^<]*)</text>", drawn)
+    assert f'data-card="{joker}"' in drawn and "JOKER" in texts
+    assert not any(joker[1] in text for text in texts)  # no "2" on a card that is not a two
