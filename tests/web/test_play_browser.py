@@ -228,3 +228,69 @@ def test_the_invitation_link_seats_a_second_person_in_another_browser(browser: A
         finally:
             guest_context.close()
         assert page.dialogs == [] and page.errors == []
+
+
+def test_the_jass_table_marks_playable_cards_says_why_not_asks_before_leaving_and_ranks_teams(
+        page: Any, tmp_path: Path) -> None:
+    with PlayServer(tmp_path) as server:
+        page.goto(f"{server.url}/play?game=jass")
+        assert page.locator("p.games a.current").inner_text() == "jass"
+        page.set_viewport_size({"width": 1280, "height": 300})  # the events panel (80vh high) overflows
+        start_in_browser(page, server, "jass", 3, seat=0, settings="max_hands=1")
+        reason = ""
+        for _ in range(9):  # a trick at a time, until a card of the hand cannot follow
+            assert wait_turn_or_end(page), "the hand ended with every card playable"
+            blocked = page.locator("#board .blocked")
+            plays = [t for t in page.locator("#actions button").all_inner_texts() if " play " in f" {t[3:]}"]
+            assert page.locator("#board .playable").count() == len(plays)
+            if blocked.count():
+                blocked.first.click(position={"x": 4, "y": 30})  # cards overlap: the visible edge
+                reason = page.locator("#card-note").inner_text()
+                break
+            page.keyboard.press("1")
+            page.locator("#actions.sent, #actions-box[hidden]").first.wait_for(state="attached", timeout=5000)
+        assert "you must follow" in reason or "under-trump" in reason, reason
+        assert page.locator("#actions-box").is_visible()  # a refused card sends nothing
+        assert re.fullmatch(r"your clock: \d+ s \(then 2 s of time bank\)", page.locator("#clock").inner_text())
+        assert page.locator("#players li").all_inner_texts()[:2] == ["seat 0: human (you)", "seat 1: random@1.0"]
+        aside = page.locator("#play aside")
+        assert aside.evaluate("a => a.scrollHeight > a.clientHeight")
+        assert aside.evaluate("a => a.scrollTop + a.clientHeight >= a.scrollHeight - 2")  # the newest event shows
+        page.screenshot(path=str(tmp_path / "play-jass-why-not.png"), full_page=True)
+        page.locator("#leave").click()
+        assert page.locator("#leave-confirm").is_visible() and page.locator("#actions-box").is_visible()
+        page.locator("#leave-no").click()
+        assert page.locator("#leave").is_visible()
+        page.locator("#leave").click()
+        page.locator("#leave-yes").click()
+        text, _ = finish(page)
+        places = page.locator("#result ol.ranks li")
+        assert [places.nth(i).get_attribute("data-place") for i in range(places.count())] in (["1", "2"], ["1", "1"])
+        assert all(line.split()[1] == "team" for line in places.all_inner_texts())
+        assert "(forfeited)" in text and "#3" not in text
+        page.goto(server.url + str(page.locator(".rules-link").first.get_attribute("href")))  # opens a new tab
+        assert "Jass" in page.locator("article.rules h1").inner_text()
+        assert page.dialogs == [] and page.errors == []
+
+
+def test_the_form_offers_only_the_seats_of_the_players_chosen_and_keeps_a_refused_choice(page: Any,
+                                                                                     tmp_path: Path) -> None:
+    with PlayServer(tmp_path) as server:
+        page.goto(f"{server.url}/play?game=yaniv")
+        seats = page.locator("select[name=seat] option:not([disabled])")
+        slots = page.locator("select[name=opponent]")
+        for slot in range(1, slots.count()):
+            slots.nth(slot).select_option("")
+        assert seats.all_inner_texts() == ["seat 0", "seat 1"]  # you and the one opponent
+        slots.nth(1).select_option(RANDOM)
+        assert seats.all_inner_texts() == ["seat 0", "seat 1", "seat 2"]
+        page.locator("select[name=seat]").select_option("2")
+        page.locator("textarea[name=settings]").fill("max_rounds=many")
+        page.locator("#start").click()
+        page.locator("#form-error").wait_for()
+        assert "max_rounds" in page.locator("#form-error").inner_text()
+        assert page.locator("textarea[name=settings]").input_value() == "max_rounds=many"
+        assert page.locator("select[name=seat]").input_value() == "2"
+        assert page.locator("select[name=opponent]").nth(1).input_value() == RANDOM
+        page.screenshot(path=str(tmp_path / "play-form-refused.png"), full_page=True)
+        assert page.dialogs == [] and page.errors == []
