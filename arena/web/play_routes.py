@@ -97,6 +97,7 @@ def _form_page(request: Request, ident: str, game: str, chosen: dict[str, Any] |
                "min_players": cls.min_players, "opponent_slots": range(seats - 1), "picked": picked,
                "chosen": chosen, "error": error, "opponents": offered, "csrf": csrf_token(request, ident),
                "under_way": manager.open_sessions(ident), "move_timeout": manager.config.move_timeout,
+               "time_bank": manager.config.time_control.time_bank, "absent_timeout": manager.config.absent_timeout,
                "settings": cls.settings_spec}
     return request.app.state.templates.TemplateResponse(request, "play.html", context,
                                                         status_code=400 if error else 200)
