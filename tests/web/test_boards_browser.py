@@ -35,6 +35,7 @@ def test_board_in_both_views_and_ranks_at_the_end(servers, page, tmp_path, game)
     last = len(record.moves)
     middle = min(last, 9)  # a few moves in: cards on the table
     page.goto(f"{server.url}/matches/{match.id}")
+    assert page.locator("#replay .rules-link").get_attribute("href") == f"/rules/{game}"
     board = page.locator("#board")
     for view in ("table", "0"):
         page.select_option("#view", view)
