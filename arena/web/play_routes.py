@@ -158,12 +158,11 @@ async def play_state(request: Request) -> Response:
     if after and not is_whole_number(after):
         raise BadRequest("after must be a whole number")
     session.seen()  # the page is open: its seat does not leave (PlaySession.absent)
-    if after:
+    if after:  # (not seen again at the end: a poll that outlives its closing page is no sign of it)
         waited = 0.0
         while session.stamp <= int(after) and session.open and waited < LONG_POLL_SECONDS:
             await asyncio.sleep(0.05)
             waited += 0.05
-    session.seen()
     return JSONResponse(session.snapshot())
 
 
