@@ -79,7 +79,8 @@ def test_a_whole_yahtzee_game_by_clicks_against_a_bot_with_an_html_name(page: An
                 assert "dice" in page.locator("#how").inner_text() and "card" not in page.locator("#how").inner_text()
                 dice.nth(0).click()
                 dice.nth(3).click()
-                assert page.locator("#actions button.selected").inner_text().endswith(f"Reroll {' '.join(picked)}")
+                assert page.locator("#actions button.selected").inner_text() == f"1. Reroll {' '.join(picked)}"
+                assert page.locator("#actions li.scores button").first.inner_text().startswith("2. score ")
                 page.keyboard.press("Enter")
                 clicks += 1
                 continue
@@ -260,6 +261,7 @@ def test_the_jass_table_marks_playable_cards_says_why_not_asks_before_leaving_an
         assert aside.evaluate("a => a.scrollHeight > a.clientHeight")
         assert aside.evaluate("a => a.scrollTop + a.clientHeight >= a.scrollHeight - 2")  # the newest event shows
         page.screenshot(path=str(tmp_path / "play-jass-why-not.png"), full_page=True)
+        assert not page.locator("#leave-confirm").is_visible()
         page.locator("#leave").click()
         assert page.locator("#leave-confirm").is_visible() and page.locator("#actions-box").is_visible()
         page.locator("#leave-no").click()

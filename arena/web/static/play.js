@@ -63,6 +63,7 @@
 
   function actionButton(label, index) {
     var b = el("button", "action", label);
+    b.setAttribute("data-label", label);
     b.setAttribute("data-index", String(index));
     b.addEventListener("click", function () { send(Number(b.getAttribute("data-index"))); });
     return b;
@@ -73,6 +74,11 @@
     li.appendChild(el("span", "group-title", title));
     actionsList.appendChild(li);
     return li;
+  }
+
+  function renumber() {  // the keys 1-9 press the enabled buttons in order: their labels say which
+    actionsList.querySelectorAll("button").forEach(function (b) { b.textContent = b.getAttribute("data-label"); });
+    buttons().forEach(function (b, k) { if (k < 9) b.textContent = (k + 1) + ". " + b.textContent; });
   }
 
   function rerolls(p) { return p.actions.filter(function (a) { return a.text.indexOf("reroll ") === 0; }); }
@@ -100,7 +106,7 @@
       var list = group("", "all");
       p.actions.forEach(function (a) { list.appendChild(actionButton(a.text, a.index)); });
     }
-    buttons().forEach(function (b, k) { if (k < 9) b.textContent = (k + 1) + ". " + b.textContent; });
+    renumber();
     markCards();
     select(0);
     tick();
@@ -240,7 +246,8 @@
     var b = document.getElementById("reroll");
     b.disabled = !match;
     b.setAttribute("data-index", match ? String(match.index) : "");
-    b.textContent = match ? "Reroll " + values.join(" ") : "Reroll the picked dice";
+    b.setAttribute("data-label", match ? "Reroll " + values.join(" ") : "Reroll the picked dice");
+    renumber();
     if (match) select(0);
   }
 
