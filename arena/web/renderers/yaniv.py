@@ -53,8 +53,8 @@ def _seats(obs: YanivObservation, ctx: RenderContext, hands: Mapping[int, tuple[
 def _piles(obs: YanivObservation, ctx: RenderContext) -> Markup:
     group = list(obs.draw_group)
     ends = {str(group[0]): "top", str(group[-1]): "top"} if group else {}
-    offered = Markup('<div class="offered"><h4>may be taken: its first or last card only</h4>{}<p class="meta">'
-                     'a group lands in the order its player discarded it</p></div>').format(
+    offered = Markup('<div class="offered"><h4>may be taken: its first or last card only <small>(a group lands '
+                     'in the order its player discarded it)</small></h4>{}</div>').format(
         card_row(group, marks=ends, overlap=1.05, label="may be taken: " + " ".join(map(str, group))))
     stock = Markup('<div class="stock"><h4>stock: {} cards</h4>{}</div>').format(
         obs.stock_size, card_row([], face_down=1 if obs.stock_size else 0, label=f"stock of {obs.stock_size}"))
@@ -124,6 +124,6 @@ def play_hint(obs: YanivObservation, actions: Sequence[str]) -> str:
     groups = [text.split()[1:] for text in actions if text.startswith("discard ")]
     if any(len(cards) > 1 for cards in groups):
         return ("click a card to discard it alone, or a button for a group. A group lands in the order its button "
-                "shows, and the next player may take only its first or last card: put the card you want to "
-                "keep from them in the middle")
+                "shows, and the next player may take only its first or last card: in a group of three or more, "
+                "the middle cards are out of their reach")
     return ""
