@@ -5,7 +5,7 @@ any bot, so the referee's deadlines, faults and forfeits apply unchanged.  Its D
 publishes the pending decision (the legal actions of the request, as the referee enumerated
 them, and the deadline) and waits for :meth:`HumanSeat.answer`, or gives up when the call's
 deadline passes; a missed deadline is then the referee's ordinary timeout fault.  A seat whose
-page has gone quiet (:attr:`HumanSeat.absent`) stops waiting as :meth:`HumanSeat.leave` does.
+page has gone quiet (:attr:`HumanSeat.absent`) stops waiting as after :meth:`HumanSeat.close`.
 """
 
 from __future__ import annotations
@@ -56,7 +56,8 @@ class HumanSeat(bot_pb2_grpc.BotServicer):
         self._closed = False
         self.absent: Callable[[float], bool] | None = None
         """Told when a decision started (``time.monotonic()``), whether the person has gone:
-        then the seat stops waiting, as after :meth:`leave`."""
+        then this decision and every later one fail at once, as after :meth:`close` (the
+        referee faults the seat until it forfeits)."""
         self._server = grpc.server(futures.ThreadPoolExecutor(max_workers=2))
         bot_pb2_grpc.add_BotServicer_to_server(self, self._server)
         health_servicer = health.HealthServicer()
@@ -74,14 +75,6 @@ class HumanSeat(bot_pb2_grpc.BotServicer):
             self._closed = True
             self.changed.notify_all()
         self._server.stop(0.5).wait()
-
-    def leave(self) -> None:
-        """Stop waiting for the person: the open decision and every later one fail at once, so
-        the referee faults the seat until it forfeits (the gRPC server keeps serving them)."""
-        with self.changed:
-            self._closed = True
-            self.changes += 1
-            self.changed.notify_all()
 
     def answer(self, number: int, index: int) -> str | None:
         """Take the person's choice for decision ``number``; ``None``, or why it is refused."""
