@@ -64,6 +64,7 @@ def test_board_in_both_views_and_ranks_at_the_end(servers, page, tmp_path, game)
     teams = [(0, 2), (1, 3)] if game == "jass" else [(seat,) for seat in range(len(record.ranking))]
     ranks = sorted(record.ranking[team[0]] for team in teams)
     assert [int(entry.split()[0].lstrip("#")) for entry in shown] == [1 + ranks.index(rank) for rank in ranks]
+    assert all(" seat " in entry for entry in shown)  # copies of one bot are told apart by seat
     if game == "jass":
         assert len(shown) == 2 and shown[0].startswith("#1 team ") and shown[1].startswith(("#2 team ", "#1 team "))
     page.locator("#outcome").screenshot(path=str(tmp_path / f"result-{game}.png"))

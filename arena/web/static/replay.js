@@ -103,7 +103,7 @@
       entries.sort(function (a, b) { return a.rank - b.rank || a.seats[0] - b.seats[0]; });
       var scores = el("span", "scores", entries.map(function (entry) {
         var place = 1 + entries.filter(function (other) { return other.rank < entry.rank; }).length;
-        var names = entry.seats.map(function (seat) { return data.players[seat]; }).join(" and ");
+        var names = entry.seats.map(function (seat) { return "seat " + seat + ": " + data.players[seat]; }).join(" and ");
         return "#" + place + " " + (entry.seats.length > 1 ? "team " : "") + names + " "
           + step.outcome.scores[entry.seats[0]];
       }).join(" · "));
