@@ -202,7 +202,8 @@ async def play_leave(request: Request) -> Response:
 async def play_closing(request: Request) -> Response:
     """``POST /api/play/{token}/closing`` (the page's ``sendBeacon`` on ``pagehide``, with the
     CSRF token as a form field): the tab is closing or reloading; unless a page asks again
-    within :data:`~arena.web.play.GONE_GRACE` seconds, the seat leaves at its next decision."""
+    within :data:`~arena.web.play.GONE_GRACE` seconds, the seat leaves as Leave does (once a
+    decision of its is open)."""
     ident, _ = visitor(request)
     body = await request.body()
     fields = dict(urllib.parse.parse_qsl(body[:MAX_FORM_BYTES].decode("utf-8", "replace")))

@@ -64,24 +64,17 @@ def render_table(module: ModuleType, observations: Sequence[Any], ctx: RenderCon
     return Markup("").join(parts)
 
 
-def _tokens(actions: Sequence[str]) -> set[str]:
-    return {word for text in actions for word in text.split()}
-
-
 def play_help(module: ModuleType, observation: Any, actions: Sequence[str]) -> dict[str, Any]:
     """What the person's page shows beside the legal ``actions`` (their texts, as the referee
     sent them): ``blocked``, each card of the hand that no legal action names with why it
     cannot be played now, and ``hint``, how to choose.  Only from the seat's observation."""
-    named = _tokens(actions)
+    named = {word for text in actions for word in text.split()}
+    hand = [str(card) for card in getattr(observation, "hand", ())]
     why_not = getattr(module, "why_not", None)
-    blocked = {}
-    for card in map(str, getattr(observation, "hand", ())):
-        if card not in named:
-            reason = why_not(observation, card) if why_not is not None else ""
-            blocked[card] = reason or "no legal action plays this card now"
+    blocked = {card: (why_not(observation, card) if why_not is not None else "")
+               or "no legal action plays this card now" for card in hand if card not in named}
     hint = getattr(module, "play_hint", None)
-    default = "click a highlighted card, or a button" if blocked or named & set(map(
-        str, getattr(observation, "hand", ()))) else "click a button"
+    default = "click a highlighted card, or a button" if named.intersection(hand) else "click a button"
     return {"blocked": blocked, "hint": (hint(observation, actions) if hint is not None else "") or default}
 
 
