@@ -401,11 +401,11 @@ def _until_done(person: Visitor, token: str) -> dict[str, Any]:
 def test_a_page_that_goes_quiet_leaves_its_seat_long_before_the_move_clock(tmp_path: Path) -> None:
     """A closed tab (no request any more) forfeits after absent_timeout, not 3 x 120 s; a page
     that keeps asking keeps its seat past that time."""
-    with PlayServer(tmp_path, move_timeout=120.0, absent_timeout=1.5) as server:
+    with PlayServer(tmp_path, move_timeout=120.0, absent_timeout=3.0) as server:
         person = Visitor(server)
         token = token_of(person.start("yahtzee", [RANDOM])[1])
         number = _until_pending(person, token)["pending"]["number"]
-        kept = time.monotonic() + 2.5  # an open page asks every few seconds at most: here, often
+        kept = time.monotonic() + 3.5  # an open page asks every few seconds at most: here, often
         while time.monotonic() < kept:
             state = person.state(token)
             assert state["pending"] is not None and state["pending"]["number"] == number

@@ -242,12 +242,12 @@ def test_the_jass_table_marks_playable_cards_says_why_not_asks_before_leaving_an
         page.set_viewport_size({"width": 1280, "height": 300})  # the events panel (80vh high) overflows
         start_in_browser(page, server, "jass", 3, seat=0, settings="max_hands=1")
         reason = ""
-        for _ in range(9):  # a trick at a time, until a card of the hand cannot follow
+        for _ in range(10):  # a decision at a time, until a card of the hand cannot follow
             assert wait_turn_or_end(page), "the hand ended with every card playable"
             blocked = page.locator("#board .blocked")
             plays = [t for t in page.locator("#actions button").all_inner_texts() if " play " in f" {t[3:]}"]
             assert page.locator("#board .playable").count() == len(plays)
-            if blocked.count():
+            if blocked.count() and plays:  # (while choosing the trump, every card waits: "first choose")
                 blocked.first.click(position={"x": 4, "y": 30})  # cards overlap: the visible edge
                 reason = page.locator("#card-note").inner_text()
                 break
