@@ -27,7 +27,7 @@ from arena.league.storage import Database, ScheduledMatch
 from arena.resources import sample_bots_dir
 from arena.web.data import BadRequest, NotFound, is_whole_number
 from arena.web.play_seat import HUMAN_NAME, HumanSeat
-from arena.web.renderers import RenderContext, render_seat, renderer_for
+from arena.web.renderers import RenderContext, play_help, render_seat, renderer_for, teams_of
 from arena.web.replay import to_jsonable
 from referee.bots import BotSpec, BotSpecError, bot_files_hash
 from referee.games import game_class, game_names, make_game
@@ -42,6 +42,9 @@ EVENTS_KEPT = 60
 """The latest events a page is sent (all of them are in the stored replay)."""
 FINISHED_KEPT = 200
 """Finished matches kept in memory for their pages (the store has them all)."""
+GONE_GRACE = 5.0
+"""Seconds a seat whose page said it was closing (``pagehide``) waits for that page, or a
+reloaded one, to ask again before it leaves."""
 
 
 class LimitReached(Exception):
@@ -60,6 +63,10 @@ class PlayConfig:
     max_running: int = 2
     move_timeout: float = 120.0
     """The person's seconds per decision; bots keep ``time_control.move_timeout``."""
+    absent_timeout: float = 30.0
+    """Seconds a decision waits without a sign of the person's page (it asks at least every
+    3 s while open) before the seat leaves, as "Leave" does: a closed tab forfeits in about
+    this long rather than after ``max_faults`` whole move timeouts (docs/play.md)."""
     time_control: TimeControl = TimeControl()
     sandbox: SandboxConfig = SandboxConfig()
 
@@ -191,6 +198,8 @@ class PlaySession:
     """Grows with every change, for long polling."""
     board: str = ""
     observation: Any = None
+    seat_view: Any = None
+    """The seat's latest observation itself (:attr:`observation` is its JSON form)."""
     events: list[str] = field(default_factory=list)
     to_play: int | None = None
     result: dict[str, Any] | None = None
@@ -202,6 +211,12 @@ class PlaySession:
     opener shares (the opener's session): ``/play/join/{invite}``."""
     host: str = ""
     """The token of the opener's session (a match's sessions share it)."""
+    absent_timeout: float = 30.0
+    """As :attr:`PlayConfig.absent_timeout`."""
+    last_seen: float | None = None
+    """``time.monotonic()`` of the page's latest request; ``None`` until someone sits here."""
+    gone: bool = False
+    """The page said it was closing and no request came since."""
     _seen_events: int = 0
 
     @property
@@ -212,6 +227,20 @@ class PlaySession:
     def stamp(self) -> int:
         """Grows with every change of the view or of the pending decision (for long polling)."""
         return self.version + (self.seat.changes if self.seat is not None else 0)
+
+    def seen(self, *, closing: bool = False) -> None:
+        """The person's page asked for the seat's view or moved (``closing``: it said it was
+        being closed, which may be a reload)."""
+        self.last_seen, self.gone = time.monotonic(), closing
+
+    def absent(self, since: float) -> bool:
+        """Whether the person has gone, for a decision open since ``since``: no sign of the page
+        for :attr:`absent_timeout` seconds (or :data:`GONE_GRACE` after it said it was closing).
+        A seat nobody has taken yet (an invitation) waits on the move clock alone."""
+        if self.last_seen is None:
+            return False
+        quiet = time.monotonic() - max(self.last_seen, since)
+        return quiet > (GONE_GRACE if self.gone else self.absent_timeout)
 
     def watch(self, state: State[Any, Any]) -> None:
         """The referee's ``on_state`` hook: keep the person's seat's view (and nothing else)."""
@@ -224,6 +253,7 @@ class PlaySession:
         to_play = None if state.is_terminal() else state.current_player()
         with self.changed:
             self.board, self.observation, self.to_play = board, to_jsonable(observation), to_play
+            self.seat_view = observation
             self.events = (self.events + [event.text for event in events])[-EVENTS_KEPT:]
             self.status = "running"
             self.version += 1
@@ -236,13 +266,15 @@ class PlaySession:
             left = 0 if pending is None else max(0, round((pending.deadline - time.monotonic()) * 1000))
             return {"token": self.token, "status": self.status, "version": self.stamp, "game": self.choice.game,
                     "variant": self.choice.variant, "seat": self.seat_number, "players": self.players,
+                    "teams": teams_of(self.choice.game),
                     "to_play": self.to_play, "board": self.board, "observation": self.observation,
                     "events": self.events, "result": self.result, "match_id": self.match_id,
                     "invite": f"/play/join/{self.invite}" if self.invite and self.token == self.host and self.open
                     else None,
                     "pending": None if pending is None else {
-                        "number": pending.number, "ms_left": left,
-                        "actions": [{"index": i, "text": text} for i, text in enumerate(pending.actions)]}}
+                        "number": pending.number, "ms_left": left, "bank_ms": pending.bank_ms,
+                        "actions": [{"index": i, "text": text} for i, text in enumerate(pending.actions)],
+                        **play_help(renderer_for(self.choice.game), self.seat_view, pending.actions)}}
 
 
 class PlayManager:
@@ -310,7 +342,9 @@ class PlayManager:
             invite = secrets.token_urlsafe(18) if len(choice.people) > 1 else None
             sessions = [PlaySession(token if seat == choice.seat else secrets.token_urlsafe(18),
                                     visitor if seat == choice.seat else "", choice, players, seat,
-                                    invite=invite, host=token) for seat in choice.people]
+                                    invite=invite, host=token, absent_timeout=self.config.absent_timeout,
+                                    last_seen=time.monotonic() if seat == choice.seat else None)
+                        for seat in choice.people]
             for session in sessions:
                 self._sessions[session.token] = session
             self._forget_old()
@@ -334,6 +368,7 @@ class PlayManager:
         try:
             for session in sessions:
                 session.seat = HumanSeat(choice.game, session.changed)
+                session.seat.absent = session.absent
                 if self._closing:
                     session.seat.close()
             match_id, seed = self._schedule(choice)

@@ -74,30 +74,55 @@ def _manager(request: Request) -> PlayManager:
 def play_form(request: Request) -> Response:
     """``/play?game=``: choose a game, variant, settings, opponents and your seat."""
     ident, new = visitor(request)
-    manager = _manager(request)
     game = request.query_params.get("game") or game_names()[0]
     if game not in game_names():
         raise BadRequest(f"unknown game {game!r}")
+    return _remember(_form_page(request, ident, game), request, ident, new)
+
+
+def _form_page(request: Request, ident: str, game: str, chosen: dict[str, Any] | None = None,
+               error: str | None = None) -> Response:
+    """The Play form for ``game``; after a refused choice, with its message and the person's
+    own choices filled in again (``chosen``: variant, settings, opponents, seat), as a 400."""
+    manager = _manager(request)
     cls = game_class(game)
     seats = min(MAX_SEATS, cls.max_players)
+    default = [""] * (seats - 1)
+    offered = opponents(manager.config, game)
+    for slot in range(max(1, cls.default_players - 1)):
+        default[slot] = offered[0].key if offered else ""
+    chosen = chosen or {"variant": cls.variants[0], "settings": "", "opponents": default, "seat": "0"}
+    picked = (list(chosen["opponents"]) + [""] * seats)[:seats - 1]
     context = {"games": game_names(), "game": game, "variants": cls.variants, "seats": range(seats),
-               "opponent_slots": range(seats - 1), "default_opponents": max(1, cls.default_players - 1),
-               "opponents": opponents(manager.config, game), "csrf": csrf_token(request, ident),
-               "under_way": manager.open_sessions(ident),
-               "move_timeout": manager.config.move_timeout, "settings": cls.settings_spec}
-    return _remember(request.app.state.templates.TemplateResponse(request, "play.html", context), request, ident, new)
+               "min_players": cls.min_players, "opponent_slots": range(seats - 1), "picked": picked,
+               "chosen": chosen, "error": error, "opponents": offered, "csrf": csrf_token(request, ident),
+               "under_way": manager.open_sessions(ident), "move_timeout": manager.config.move_timeout,
+               "time_bank": manager.config.time_control.time_bank, "absent_timeout": manager.config.absent_timeout,
+               "settings": cls.settings_spec}
+    return request.app.state.templates.TemplateResponse(request, "play.html", context,
+                                                        status_code=400 if error else 200)
 
 
 async def play_start(request: Request) -> Response:
-    """``POST /play``: check the choice, open the match, go to its table."""
+    """``POST /play``: check the choice, open the match, go to its table; a choice that cannot
+    be played gets the form back with the message and the person's choices."""
     ident, new = visitor(request)
     body = await request.body()
     if len(body) > MAX_FORM_BYTES:
         raise BadRequest("the form is too large")
     pairs = urllib.parse.parse_qsl(body.decode("utf-8", "replace"), keep_blank_values=True)
     fields = {key: value for key, value in pairs if key != "opponent"}
+    keys = [value for key, value in pairs if key == "opponent"]
     _check_csrf(request, ident, fields.get("csrf"))
-    choice = parse_choice(_manager(request).config, fields, [value for key, value in pairs if key == "opponent"])
+    try:
+        choice = parse_choice(_manager(request).config, fields, keys)
+    except BadRequest as error:
+        game = fields.get("game", "")
+        if game not in game_names():
+            raise
+        chosen = {"variant": fields.get("variant", ""), "settings": fields.get("settings", ""), "opponents": keys,
+                  "seat": fields.get("seat", "0")}
+        return _remember(_form_page(request, ident, game, chosen, str(error)), request, ident, new)
     return _to_the_table(request, ident, new, lambda: _manager(request).open(ident, choice))
 
 
@@ -132,7 +157,8 @@ async def play_state(request: Request) -> Response:
     after = request.query_params.get("after", "")
     if after and not is_whole_number(after):
         raise BadRequest("after must be a whole number")
-    if after:
+    session.seen()  # the page is open: its seat does not leave (PlaySession.absent)
+    if after:  # (not seen again at the end: a poll that outlives its closing page is no sign of it)
         waited = 0.0
         while session.stamp <= int(after) and session.open and waited < LONG_POLL_SECONDS:
             await asyncio.sleep(0.05)
@@ -154,6 +180,7 @@ async def play_move(request: Request) -> Response:
         raise BadRequest('send {"number": decision number, "index": action index}') from None
     if type(number) is not int or type(index) is not int:
         raise BadRequest("number and index must be whole numbers")
+    session.seen()
     problem = session.seat.answer(number, index)
     if problem is not None:
         return JSONResponse({"error": problem}, status_code=409)
@@ -169,6 +196,22 @@ async def play_leave(request: Request) -> Response:
     if session is None or session.seat is None:
         raise NotFound("no such match of yours")
     await asyncio.to_thread(session.seat.close)
+    return JSONResponse({"ok": True})
+
+
+async def play_closing(request: Request) -> Response:
+    """``POST /api/play/{token}/closing`` (the page's ``sendBeacon`` on ``pagehide``, with the
+    CSRF token as a form field): the tab is closing or reloading; unless a page asks again
+    within :data:`~arena.web.play.GONE_GRACE` seconds, the seat leaves as Leave does (once a
+    decision of its is open)."""
+    ident, _ = visitor(request)
+    body = await request.body()
+    fields = dict(urllib.parse.parse_qsl(body[:MAX_FORM_BYTES].decode("utf-8", "replace")))
+    _check_csrf(request, ident, fields.get("csrf"))
+    session = _manager(request).session(request.path_params["token"], ident)
+    if session is None:
+        raise NotFound("no such match of yours")
+    session.seen(closing=True)
     return JSONResponse({"ok": True})
 
 
@@ -251,4 +294,5 @@ routes = [Route("/play", play_form, methods=["GET"]), Route("/play", play_start,
           Route("/play/{token}", play_table),
           Route("/api/play/matches/{match_id:int}/replay", played_replay),
           Route("/api/play/{token}", play_state), Route("/api/play/{token}/move", play_move, methods=["POST"]),
-          Route("/api/play/{token}/leave", play_leave, methods=["POST"])]
+          Route("/api/play/{token}/leave", play_leave, methods=["POST"]),
+          Route("/api/play/{token}/closing", play_closing, methods=["POST"])]

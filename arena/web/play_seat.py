@@ -4,13 +4,15 @@ To the referee a person is one more seat: :class:`HumanSeat` serves the ``Bot`` 
 any bot, so the referee's deadlines, faults and forfeits apply unchanged.  Its Decide
 publishes the pending decision (the legal actions of the request, as the referee enumerated
 them, and the deadline) and waits for :meth:`HumanSeat.answer`, or gives up when the call's
-deadline passes; a missed deadline is then the referee's ordinary timeout fault.
+deadline passes; a missed deadline is then the referee's ordinary timeout fault.  A seat whose
+page has gone quiet (:attr:`HumanSeat.absent`) stops waiting as after :meth:`HumanSeat.close`.
 """
 
 from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from concurrent import futures
 from dataclasses import dataclass
 
@@ -34,6 +36,9 @@ class Pending:
     """The legal actions' texts, in the referee's order: the answer is an index into them."""
     deadline: float
     """``time.monotonic()`` at which the referee stops waiting."""
+    bank_ms: int = 0
+    """The seat's time bank, included in the time to ``deadline``: what is left of it once the
+    decision's own time has run out."""
 
 
 class HumanSeat(bot_pb2_grpc.BotServicer):
@@ -49,6 +54,10 @@ class HumanSeat(bot_pb2_grpc.BotServicer):
         self.ended: bot_pb2.EndMatchRequest | None = None
         self._answer: tuple[int, int] | None = None
         self._closed = False
+        self.absent: Callable[[float], bool] | None = None
+        """Told when a decision started (``time.monotonic()``), whether the person has gone:
+        then this decision and every later one fail at once, as after :meth:`close` (the
+        referee faults the seat until it forfeits)."""
         self._server = grpc.server(futures.ThreadPoolExecutor(max_workers=2))
         bot_pb2_grpc.add_BotServicer_to_server(self, self._server)
         health_servicer = health.HealthServicer()
@@ -90,8 +99,10 @@ class HumanSeat(bot_pb2_grpc.BotServicer):
         return bot_pb2.StartMatchResponse()
 
     def Decide(self, request: bot_pb2.DecideRequest, context: grpc.ServicerContext) -> bot_pb2.DecideResponse:
-        deadline = time.monotonic() + request.time_left_ms / 1000
-        pending = Pending(request.decision_number, tuple(a.text for a in request.legal_actions), deadline)
+        started = time.monotonic()
+        deadline = started + request.time_left_ms / 1000
+        pending = Pending(request.decision_number, tuple(a.text for a in request.legal_actions), deadline,
+                          min(request.bank_left_ms, request.time_left_ms))
         with self.changed:
             self.pending, self._answer = pending, None
             self.changes += 1
@@ -100,6 +111,9 @@ class HumanSeat(bot_pb2_grpc.BotServicer):
                 while self._answer is None and not self._closed and context.is_active():
                     left = deadline - time.monotonic()
                     if left <= 0:
+                        break
+                    if self.absent is not None and self.absent(started):
+                        self._closed = True  # gone: this decision and the later ones fail at once
                         break
                     self.changed.wait(min(left, 0.5))
                 answer = self._answer

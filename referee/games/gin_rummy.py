@@ -68,8 +68,8 @@ from referee.games.cards import Card, cards_text
 from referee.games.gin_rummy_melds import KnockScore
 
 __all__ = ["BigGin", "Discard", "DrawStock", "GinRummyAction", "GinRummyGame", "GinRummyObservation",
-           "GinRummyState", "HandResult", "KnockScore", "Pass", "TakeDiscard", "deadwood", "parse_action",
-           "knock_limit_of", "score_knock"]
+           "GinRummyState", "HandResult", "KnockScore", "Pass", "TakeDiscard", "deadwood", "end_bonuses",
+           "parse_action", "knock_limit_of", "score_knock"]
 
 _NUM_PLAYERS: Final = 2
 _HAND_SIZE: Final = 10
@@ -273,6 +273,19 @@ class HandResult:
             return f"hand {self.hand_number} void"
         word = self.kind.replace("_", " ")
         return f"hand {self.hand_number}: {word}, seat {self.winner} scores {self.points}"
+
+
+def end_bonuses(scores: Sequence[int], hands_won: Sequence[int], target: int) -> tuple[dict[str, int], ...]:
+    """Each seat's end-of-game bonuses by name (``box``, ``game``, ``shutout``) once a seat has
+    reached ``target`` (standard, Oklahoma): the outcome's scores are the points plus these,
+    and the boards show them one by one.
+    """
+    winner = 0 if scores[0] >= target else 1
+    bonuses = tuple({"box": _BOX_BONUS * hands_won[s]} for s in (0, 1))
+    bonuses[winner]["game"] = _GAME_BONUS
+    if hands_won[1 - winner] == 0:
+        bonuses[winner]["shutout"] = _SHUTOUT_BONUS
+    return bonuses
 
 
 @dataclass(frozen=True)
@@ -603,10 +616,8 @@ class GinRummyState(State[GinRummyAction, GinRummyObservation]):
             return tuple(self.hands_won)
         if self._phase != _P_OVER or self.termination is Termination.CAP:
             return tuple(self.scores)
-        winner = 0 if self.scores[0] >= self._target else 1
-        totals = [self.scores[s] + _BOX_BONUS * self.hands_won[s] for s in (0, 1)]
-        totals[winner] += _GAME_BONUS + (_SHUTOUT_BONUS if self.hands_won[1 - winner] == 0 else 0)
-        return tuple(totals)
+        bonuses = end_bonuses(self.scores, self.hands_won, self._target)
+        return tuple(self.scores[s] + sum(bonuses[s].values()) for s in (0, 1))
 
     def outcome(self) -> Outcome:
         if self._phase != _P_OVER:

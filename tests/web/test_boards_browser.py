@@ -35,6 +35,7 @@ def test_board_in_both_views_and_ranks_at_the_end(servers, page, tmp_path, game)
     last = len(record.moves)
     middle = min(last, 9)  # a few moves in: cards on the table
     page.goto(f"{server.url}/matches/{match.id}")
+    assert page.locator("#replay .rules-link").get_attribute("href") == f"/rules/{game}"
     board = page.locator("#board")
     for view in ("table", "0"):
         page.select_option("#view", view)
@@ -59,7 +60,12 @@ def test_board_in_both_views_and_ranks_at_the_end(servers, page, tmp_path, game)
     scores = page.locator("#outcome .scores")
     assert json.loads(scores.get_attribute("data-scores")) == record.scores
     assert json.loads(scores.get_attribute("data-ranks")) == [rank + 1 for rank in record.ranking]
-    shown = scores.inner_text().split(" · ")  # best first: "#1 name score"
-    assert [int(entry.split()[0].lstrip("#")) for entry in shown] == sorted(rank + 1 for rank in record.ranking)
+    shown = scores.inner_text().split(" · ")  # best first: "#1 name score"; a Jass team once, as #1 or #2
+    teams = [(0, 2), (1, 3)] if game == "jass" else [(seat,) for seat in range(len(record.ranking))]
+    ranks = sorted(record.ranking[team[0]] for team in teams)
+    assert [int(entry.split()[0].lstrip("#")) for entry in shown] == [1 + ranks.index(rank) for rank in ranks]
+    assert all(" seat " in entry for entry in shown)  # copies of one bot are told apart by seat
+    if game == "jass":
+        assert len(shown) == 2 and shown[0].startswith("#1 team ") and shown[1].startswith(("#2 team ", "#1 team "))
     page.locator("#outcome").screenshot(path=str(tmp_path / f"result-{game}.png"))
     assert page.dialogs == [] and page.errors == []

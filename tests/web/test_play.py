@@ -26,11 +26,12 @@ from referee.games import gin_rummy_melds as gm
 from referee.replay import replay
 
 from .conftest import SAMPLE_BOTS
-from .play_helpers import PlayServer, Visitor, token_of
+from .play_helpers import BOT_TIME, PlayServer, Visitor, token_of
 
 pytestmark = pytest.mark.slow
 RANDOM = "sample:random_bot"
 FORM = {"Content-Type": "application/x-www-form-urlencoded"}
+BOT_TIME_BANK_MS = round(BOT_TIME.time_bank * 1000)
 
 
 def test_a_whole_yahtzee_game_is_played_stored_apart_and_never_rated(tmp_path: Path) -> None:
@@ -109,6 +110,13 @@ def test_bad_choices_are_refused_with_a_clear_message(tmp_path: Path, fields: di
                                        csrf=fields.get("csrf"), variant=fields.get("variant", ""))
         assert status == 400 and message in body.replace("&#39;", "'"), body
         assert "Traceback" not in body
+        if fields.get("game") != "chess" and "csrf" not in fields:  # the form again, as the person filled it in
+            assert 'id="play-form"' in body and 'id="form-error"' in body
+            if fields.get("settings"):
+                assert f">{fields['settings']}</textarea>" in body
+            for key in fields.get("opponents", [RANDOM]):
+                if key == RANDOM:
+                    assert f'<option value="{key}" selected>' in body
 
 
 def test_moves_need_the_visitors_cookie_csrf_and_an_open_decision(tmp_path: Path) -> None:
@@ -223,8 +231,8 @@ def assert_only_the_seats_view(record: Any, seat: int, players: list[str], state
         observation, board, hidden, events = steps[decisions[state["pending"]["number"]]]
         assert state["observation"] == observation and state["board"] == board
         assert state["events"] == events[-EVENTS_KEPT:]  # the events this seat may see (old deals' too)
-        assert set(state) == {"token", "status", "version", "game", "variant", "seat", "players", "to_play", "board",
-                              "observation", "events", "result", "match_id", "pending", "invite"}
+        assert set(state) == {"token", "status", "version", "game", "variant", "seat", "players", "teams", "to_play",
+                              "board", "observation", "events", "result", "match_id", "pending", "invite"}
         assert state["result"] is None and state["match_id"] is None
     # Every page and answer: each view is the seat's view at some step; no text names a card
     # hidden from the seat at every step it can be (the match's final answer aside: it is over).
@@ -373,3 +381,62 @@ def test_an_answered_decision_is_no_longer_open_even_before_the_referee_gets_it(
     finally:
         client.close()
         seat.close()
+
+
+def _until_pending(person: Visitor, token: str) -> dict[str, Any]:
+    state = person.state(token)
+    while not state["pending"]:
+        assert state["status"] in ("starting", "running"), state["status"]
+        state = person.state(token, after=state["version"])
+    return state
+
+
+def _until_done(person: Visitor, token: str) -> dict[str, Any]:
+    state = person.state(token)
+    while state["status"] not in ("done", "failed"):
+        state = person.state(token, after=state["version"])
+    return state
+
+
+def test_a_page_that_goes_quiet_leaves_its_seat_long_before_the_move_clock(tmp_path: Path) -> None:
+    """A closed tab (no request any more) forfeits after absent_timeout, not 3 x 120 s; a page
+    that keeps asking keeps its seat past that time."""
+    with PlayServer(tmp_path, move_timeout=120.0, absent_timeout=3.0) as server:
+        person = Visitor(server)
+        token = token_of(person.start("yahtzee", [RANDOM])[1])
+        number = _until_pending(person, token)["pending"]["number"]
+        kept = time.monotonic() + 3.5  # an open page asks every few seconds at most: here, often
+        while time.monotonic() < kept:
+            state = person.state(token)
+            assert state["pending"] is not None and state["pending"]["number"] == number
+            assert state["pending"]["bank_ms"] == BOT_TIME_BANK_MS
+        quiet = time.monotonic()
+        with Database(server.config.db_path, readonly=True) as db:
+            (match,) = db.matches()
+            while db.match(match.id).status != "done":  # nobody asks: the seat leaves, the match plays out
+                assert time.monotonic() - quiet < 30, "the quiet seat did not leave"
+                time.sleep(0.1)
+            record = db.match_record(match.id)
+        assert time.monotonic() - quiet < 30  # not 3 x 120 s
+        assert record is not None and record.forfeited == [0]
+        assert [f.kind.value for f in record.faults] == ["error"] * 3  # left, as "Leave" does: no timeout
+
+
+def test_a_closing_page_leaves_after_the_short_grace_unless_it_comes_back(tmp_path: Path) -> None:
+    with PlayServer(tmp_path, move_timeout=120.0, absent_timeout=60.0) as server:
+        person = Visitor(server)
+        token = token_of(person.start("yahtzee", [RANDOM])[1])
+        _until_pending(person, token)
+        closing = urllib.parse.urlencode({"csrf": person.csrf}).encode()
+        assert person.request(f"/api/play/{token}/closing", b"csrf=forged", FORM)[0] == 400
+        assert person.request(f"/api/play/{token}/closing", closing, FORM)[0] == 200
+        assert person.state(token)["pending"] is not None  # a reload asks again: still seated
+        assert person.request(f"/api/play/{token}/closing", closing, FORM)[0] == 200
+        closed = time.monotonic()
+        with Database(server.config.db_path, readonly=True) as db:
+            (match,) = db.matches()
+            while db.match(match.id).status != "done":
+                assert time.monotonic() - closed < 30, "the closed page's seat did not leave"
+                time.sleep(0.1)
+            record = db.match_record(match.id)
+        assert record is not None and record.forfeited == [0]

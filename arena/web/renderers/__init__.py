@@ -5,7 +5,10 @@ A renderer module ``arena.web.renderers.<game>`` provides
 * ``render_seat(observation, ctx) -> Markup``: one seat's view, from exactly what
   ``State.observe(seat)`` returned;
 * optionally ``render_table(observations, ctx) -> Markup``: the full table, from every
-  seat's observation (default: each seat's view in turn).
+  seat's observation (default: each seat's view in turn);
+* optionally, for a person at the table (:func:`play_help`), ``why_not(observation, card)
+  -> str``: why a card of the hand cannot be played now, in the game's words ("you must
+  follow suit"), and ``play_hint(observation, actions) -> str``: how to choose.
 
 A game without a module gets :mod:`arena.web.renderers.generic`, which shows the
 observation's text and fields, so a new engine is viewable at once and a module makes it
@@ -23,7 +26,7 @@ from typing import Any
 
 from markupsafe import Markup
 
-from referee.games import game_names
+from referee.games import game_class, game_names
 
 
 @dataclass(frozen=True)
@@ -59,3 +62,25 @@ def render_table(module: ModuleType, observations: Sequence[Any], ctx: RenderCon
         f"seat {seat}: {ctx.players[seat]}" if seat < len(ctx.players) else f"seat {seat}",
         module.render_seat(obs, RenderContext(ctx.players, seat))) for seat, obs in enumerate(observations)]
     return Markup("").join(parts)
+
+
+def play_help(module: ModuleType, observation: Any, actions: Sequence[str]) -> dict[str, Any]:
+    """What the person's page shows beside the legal ``actions`` (their texts, as the referee
+    sent them): ``blocked``, each card of the hand that no legal action names with why it
+    cannot be played now, and ``hint``, how to choose.  Only from the seat's observation."""
+    named = {word for text in actions for word in text.split()}
+    hand = [str(card) for card in getattr(observation, "hand", ())]
+    why_not = getattr(module, "why_not", None)
+    blocked = {card: (why_not(observation, card) if why_not is not None else "")
+               or "no legal action plays this card now" for card in hand if card not in named}
+    hint = getattr(module, "play_hint", None)
+    default = "click a highlighted card, or a button" if named.intersection(hand) else "click a button"
+    return {"blocked": blocked, "hint": (hint(observation, actions) if hint is not None else "") or default}
+
+
+def teams_of(game: str) -> list[list[int]]:
+    """The game's fixed partnerships (Jass: seats 0+2 and 1+3), or ``[]``: result lists show a
+    team once, ranked among the teams."""
+    if game not in game_names():
+        return []
+    return [list(team) for team in game_class(game).teams or ()]

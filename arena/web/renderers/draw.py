@@ -33,11 +33,14 @@ def card(text: Any, x: float, y: float, *, face_down: bool = False, mark: str = 
                       f'height="{CARD_H - 10}" rx="3"/></g>')
     label = str(text)
     rank, suit = label[:-1] or label, label[-1:]
-    if label.startswith("X"):
-        rank, symbol, colour = "\u2605", label[1:], "joker"
-    else:
-        rank = "10" if rank == "T" else rank
-        symbol, colour = SUIT_SYMBOLS.get(suit, suit), "red" if suit in RED_SUITS else "black"
+    if label.startswith("X"):  # a joker: a star and the word, never its number (X2 is not a two)
+        return Markup(f'<g class="{classes} joker" transform="translate({x},{y})" data-card="{escape(label)}">'
+                      f'<rect width="{CARD_W}" height="{CARD_H}" rx="5"/><text x="5" y="17" class="rank">\u2605</text>'
+                      f'<text x="{CARD_W / 2}" y="{CARD_H / 2 + 8}" class="pip" text-anchor="middle">\u2605</text>'
+                      f'<text x="{CARD_W / 2}" y="{CARD_H - 6}" class="joker-word" text-anchor="middle">JOKER</text>'
+                      f'</g>')
+    rank = "10" if rank == "T" else rank
+    symbol, colour = SUIT_SYMBOLS.get(suit, suit), "red" if suit in RED_SUITS else "black"
     rank, symbol = escape(rank), escape(symbol)
     return Markup(f'<g class="{classes} {colour}" transform="translate({x},{y})" data-card="{escape(label)}">'
                   f'<rect width="{CARD_W}" height="{CARD_H}" rx="5"/><text x="5" y="17" class="rank">{rank}</text>'

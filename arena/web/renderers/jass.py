@@ -129,3 +129,20 @@ def render_seat(obs: JassObservation, ctx: RenderContext) -> Markup:
 
 def render_table(observations: Sequence[JassObservation], ctx: RenderContext) -> Markup:
     return _board(observations[0], ctx, {obs.seat: obs.hand for obs in observations}, 0)
+
+
+_TRUMPS = {"hearts": "H", "diamonds": "D", "spades": "S", "clubs": "C"}
+
+
+def why_not(obs: JassObservation, card: str) -> str:
+    """Why ``card`` of the hand may not be played now (docs/rules/jass.md, "Playing a card")."""
+    if obs.phase != "play":
+        return "first choose the trump or mode (the buttons)"
+    if not obs.trick:
+        return ""
+    led, trump = str(obs.trick[0])[-1], _TRUMPS.get(obs.mode, "")
+    if led == trump:
+        return f"you must follow trump: {SUIT_NAMES[led]} was led (only the trump J may be kept back)"
+    if card[-1] == trump:
+        return "you may not under-trump: a trump played here must beat the trump already in the trick"
+    return f"you must follow suit: {SUIT_NAMES[led]} was led"

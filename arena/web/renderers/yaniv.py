@@ -53,7 +53,8 @@ def _seats(obs: YanivObservation, ctx: RenderContext, hands: Mapping[int, tuple[
 def _piles(obs: YanivObservation, ctx: RenderContext) -> Markup:
     group = list(obs.draw_group)
     ends = {str(group[0]): "top", str(group[-1]): "top"} if group else {}
-    offered = Markup('<div class="offered"><h4>may be taken (first or last)</h4>{}</div>').format(
+    offered = Markup('<div class="offered"><h4>may be taken: its first or last card only <small>(a group lands '
+                     'in the order its player discarded it)</small></h4>{}</div>').format(
         card_row(group, marks=ends, overlap=1.05, label="may be taken: " + " ".join(map(str, group))))
     stock = Markup('<div class="stock"><h4>stock: {} cards</h4>{}</div>').format(
         obs.stock_size, card_row([], face_down=1 if obs.stock_size else 0, label=f"stock of {obs.stock_size}"))
@@ -109,3 +110,20 @@ def render_seat(obs: YanivObservation, ctx: RenderContext) -> Markup:
 
 def render_table(observations: Sequence[YanivObservation], ctx: RenderContext) -> Markup:
     return _board(observations[0], ctx, {obs.seat: (obs.hand, obs.hand_value) for obs in observations})
+
+
+def why_not(obs: YanivObservation, card: str) -> str:
+    """Why ``card`` of the hand may not be played now (docs/rules/yaniv.md)."""
+    if obs.phase == "draw":
+        return "you have discarded: now draw the top of the stock, or the first or last card of the group offered"
+    return ""
+
+
+def play_hint(obs: YanivObservation, actions: Sequence[str]) -> str:
+    """Discard order matters where a group of several cards may land in more than one order."""
+    groups = [text.split()[1:] for text in actions if text.startswith("discard ")]
+    if any(len(cards) > 1 for cards in groups):
+        return ("click a card to discard it alone, or a button for a group. A group lands in the order its button "
+                "shows, and the next player may take only its first or last card: in a group of three or more, "
+                "the middle cards are out of their reach")
+    return ""

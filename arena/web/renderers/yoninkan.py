@@ -156,3 +156,12 @@ def render_seat(obs: YoninkanObservation, ctx: RenderContext) -> Markup:
 
 def render_table(observations: Sequence[YoninkanObservation], ctx: RenderContext) -> Markup:
     return _board(observations, ctx, {obs.seat: obs.hand for obs in observations}, observations[0].table[0])
+
+
+def why_not(obs: YoninkanObservation, card: str) -> str:
+    """Why ``card`` of the hand may not be played now (docs/rules/yoninkan.md)."""
+    if obs.phase != "play":
+        return "not a card to play now: " + _PHASES.get(obs.phase, obs.phase).format(_words(obs.right))
+    if obs.trick and obs.led_suit in SUIT_NAMES:
+        return f"you must follow suit: {SUIT_NAMES[obs.led_suit]} was led (or play the joker)"
+    return ""

@@ -8,6 +8,7 @@
   var root = document.getElementById("replay");
   if (!root) return;
   var api = root.getAttribute("data-api");
+  var teams = JSON.parse(root.getAttribute("data-teams") || "[]");
   var viewSelect = document.getElementById("view");
   var counter = document.getElementById("step-counter");
   var board = document.getElementById("board");
@@ -94,13 +95,17 @@
       outcomeBox.hidden = false;
       outcomeBox.textContent = "";
       outcomeBox.appendChild(el("strong", "", "Result: "));
-      // Best first: rank 1 is the best (the API's ranks count from 1), ties share a rank.
+      // Best first: rank 1 is the best (the API's ranks count from 1), ties share a rank; a
+      // team (Jass) is one entry, placed among the teams (1 and 2, not 1 and 3).
       var ranking = step.outcome.ranking;
-      var order = ranking.map(function (r, seat) { return seat; }).sort(function (a, b) {
-        return ranking[a] - ranking[b] || a - b;
-      });
-      var scores = el("span", "scores", order.map(function (seat) {
-        return "#" + ranking[seat] + " " + data.players[seat] + " " + step.outcome.scores[seat];
+      var entries = teams.length ? teams.map(function (team) { return {rank: ranking[team[0]], seats: team}; })
+        : ranking.map(function (rank, seat) { return {rank: rank, seats: [seat]}; });
+      entries.sort(function (a, b) { return a.rank - b.rank || a.seats[0] - b.seats[0]; });
+      var scores = el("span", "scores", entries.map(function (entry) {
+        var place = 1 + entries.filter(function (other) { return other.rank < entry.rank; }).length;
+        var names = entry.seats.map(function (seat) { return "seat " + seat + ": " + data.players[seat]; }).join(" and ");
+        return "#" + place + " " + (entry.seats.length > 1 ? "team " : "") + names + " "
+          + step.outcome.scores[entry.seats[0]];
       }).join(" · "));
       scores.setAttribute("data-scores", JSON.stringify(step.outcome.scores));
       scores.setAttribute("data-ranks", JSON.stringify(ranking));
