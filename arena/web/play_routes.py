@@ -25,6 +25,7 @@ from arena.league.storage import Database, NotFoundError
 from arena.submission.web_auth import request_user
 from arena.web.bot_output import check_visible
 from arena.web.data import BadRequest, NotFound, is_whole_number
+from arena.web.deals import shown_seeds
 from arena.web.play import PLAY_FORMAT, LimitReached, PlayManager, opponents, parse_choice
 from arena.web.replay import match_replay
 from referee.games import game_class, game_names
@@ -224,9 +225,10 @@ def played_match(request: Request) -> Response:
             raise NotFound(f"no match {match_id} with a person") from None
         check_visible(request, match_id, _readable(request))
         labels = {bot.id: bot.label for bot in db.bots()}
+        seed = shown_seeds(db, [match]).get(match.id)
     players = [labels.get(b, str(b)) for b in match.bot_ids]
     return request.app.state.templates.TemplateResponse(
-        request, "play_match.html", {"m": match, "players": players})
+        request, "play_match.html", {"m": match, "seed": seed, "players": players})
 
 
 def played_replay(request: Request) -> Response:

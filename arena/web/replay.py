@@ -19,6 +19,7 @@ from arena.league.queries import bot_labels
 from arena.league.storage import Database, NotFoundError
 from arena.web.bot_output import shown_faults
 from arena.web.data import BadRequest, NotFound, is_whole_number, ranks
+from arena.web.deals import HELD_BACK, deal_settled
 from arena.web.renderers import RenderContext, render_seat, render_table, renderer_for
 from referee.games.base import SettingsError, State
 from referee.games.cards import Card
@@ -140,7 +141,8 @@ def match_replay(db: Database, match_id: int, view: str | None, *, readable: Col
     """The replay of a stored match (its players labelled as in the database), with the fault
     details of the ``readable`` seats (:func:`.bot_output.readable_seats`; ``None``: every seat's).
 
-    :raises NotFound: for an unknown match or one that has no record yet.
+    :raises NotFound: for an unknown match, one that has no record yet, or one whose deal may
+        still be played (:mod:`.deals`).
     :raises BadRequest: for a view that is neither ``table`` nor a seat.
     """
     try:
@@ -150,6 +152,8 @@ def match_replay(db: Database, match_id: int, view: str | None, *, readable: Col
         raise NotFound(f"no match {match_id}") from None
     if record is None:
         raise NotFound(f"match {match_id} has no record ({match.status})")
+    if not deal_settled(db, match):
+        raise NotFound(f"match {match_id}'s replay is held back: {HELD_BACK}")
     labels = bot_labels(db)
     players = [labels.get(bot, name) for bot, name in zip(match.bot_ids, record.players)]
     return dict(replay_steps(record, parse_view(view, record.num_players), players, start=start, count=count,
