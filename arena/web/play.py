@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from arena.league.storage import Database, ScheduledMatch
+from arena.league.storage import Database, ScheduledMatch, StorageError
 from arena.resources import sample_bots_dir
 from arena.web.data import BadRequest, NotFound, is_whole_number
 from arena.web.play_seat import HUMAN_NAME, HumanSeat
@@ -42,6 +42,17 @@ EVENTS_KEPT = 60
 """The latest events a page is sent (all of them are in the stored replay)."""
 FINISHED_KEPT = 200
 """Finished matches kept in memory for their pages (the store has them all)."""
+
+
+def same_file(first: Path, second: Path) -> bool:
+    """Whether two paths name one file: the same after resolving links, or one file under two
+    names (a hard link)."""
+    if first.resolve() == second.resolve():
+        return True
+    try:
+        return first.samefile(second)
+    except OSError:  # one of them does not exist (yet)
+        return False
 
 
 class LimitReached(Exception):
@@ -202,6 +213,8 @@ class PlaySession:
     opener shares (the opener's session): ``/play/join/{invite}``."""
     host: str = ""
     """The token of the opener's session (a match's sessions share it)."""
+    account: str = ""
+    """The signed-in account of whoever holds this seat (``--accounts``), else empty."""
     _seen_events: int = 0
 
     @property
@@ -249,7 +262,13 @@ class PlayManager:
     """Opens, runs, limits and stores the matches with people."""
 
     def __init__(self, config: PlayConfig) -> None:
+        """:raises StorageError: if the play database is the served one, or not usable."""
         self.config = config
+        if config.ladder is not None and same_file(config.db_path, config.ladder):
+            raise StorageError(f"--play-db {config.db_path} is the served database {config.ladder}: matches with "
+                               "people must be stored apart, or the league's pages would show them (their seeds "
+                               "too) and its ratings could count them; give --play-db another file, or leave it "
+                               "out for the default (DB's name + '.play.db')")
         Database(config.db_path).close()  # created (or checked) before anything listens
         self._lock = threading.Lock()
         self._sessions: dict[str, PlaySession] = {}
@@ -263,10 +282,15 @@ class PlayManager:
         return found if found is not None and found.visitor and secrets.compare_digest(found.visitor, visitor) \
             else None
 
-    def join(self, invite: str, visitor: str) -> PlaySession:
-        """Give ``visitor`` the invited seat of ``invite`` (again, if it is theirs already).
+    def join(self, invite: str, visitor: str, account: str = "") -> PlaySession:
+        """Give ``visitor`` (signed in as ``account``, if any) the invited seat of ``invite``
+        (again, if it is theirs already).  The opener may not take it: neither with the same
+        cookie nor, when the opener was signed in, under the same account from another browser.
+        Nothing tells two cookies of one person apart, so this is a guard against taking
+        one's own seat by mistake, not a proof of two people (docs/play.md).
 
-        :raises LimitReached: if the visitor opened the match, or has too many open matches.
+        :raises LimitReached: if the visitor (or the account) opened the match, or has too many
+            open matches.
         :raises NotFound: if there is no such invitation, or another visitor took it.
         """
         with self._lock:
@@ -275,10 +299,11 @@ class PlayManager:
                 raise NotFound("no such invitation, or it has been taken or has ended")
             if found.visitor == visitor:
                 return found
-            if self._sessions[found.host].visitor == visitor:
+            host = self._sessions[found.host]
+            if host.visitor == visitor or (host.account and host.account == account):
                 raise LimitReached("this is your own match: send the link to someone else")
             self._check_open_limit(visitor)
-            found.visitor = visitor
+            found.visitor, found.account = visitor, account
             return found
 
     def _check_open_limit(self, visitor: str) -> None:
@@ -292,8 +317,8 @@ class PlayManager:
         with self._lock:
             return [s for s in self._sessions.values() if s.open and s.visitor == visitor]
 
-    def open(self, visitor: str, choice: Choice) -> PlaySession:
-        """Start a match for ``visitor``.
+    def open(self, visitor: str, choice: Choice, account: str = "") -> PlaySession:
+        """Start a match for ``visitor``, signed in as ``account`` if any.
 
         :raises LimitReached: if the visitor has too many open matches, or the server too many running.
         """
@@ -310,7 +335,8 @@ class PlayManager:
             invite = secrets.token_urlsafe(18) if len(choice.people) > 1 else None
             sessions = [PlaySession(token if seat == choice.seat else secrets.token_urlsafe(18),
                                     visitor if seat == choice.seat else "", choice, players, seat,
-                                    invite=invite, host=token) for seat in choice.people]
+                                    invite=invite, host=token, account=account if seat == choice.seat else "")
+                        for seat in choice.people]
             for session in sessions:
                 self._sessions[session.token] = session
             self._forget_old()

@@ -99,7 +99,15 @@ async def play_start(request: Request) -> Response:
     fields = {key: value for key, value in pairs if key != "opponent"}
     _check_csrf(request, ident, fields.get("csrf"))
     choice = parse_choice(_manager(request).config, fields, [value for key, value in pairs if key == "opponent"])
-    return _to_the_table(request, ident, new, lambda: _manager(request).open(ident, choice))
+    account = await asyncio.to_thread(_account, request)
+    return _to_the_table(request, ident, new, lambda: _manager(request).open(ident, choice, account))
+
+
+def _account(request: Request) -> str:
+    """The signed-in account's name (``--accounts``), else empty: an invitation is refused to
+    its opener's account as well as to the opener's cookie."""
+    user = request_user(request)
+    return "" if user is None else user.name
 
 
 def _to_the_table(request: Request, ident: str, new: bool, take: Callable[[], Any]) -> Response:
@@ -188,7 +196,9 @@ async def play_join(request: Request) -> Response:
     body = await request.body()
     fields = dict(urllib.parse.parse_qsl(body[:MAX_FORM_BYTES].decode("utf-8", "replace")))
     _check_csrf(request, ident, fields.get("csrf"))
-    return _to_the_table(request, ident, new, lambda: _manager(request).join(request.path_params["invite"], ident))
+    account = await asyncio.to_thread(_account, request)
+    return _to_the_table(request, ident, new,
+                         lambda: _manager(request).join(request.path_params["invite"], ident, account))
 
 
 def _play_db(request: Request) -> Database:
