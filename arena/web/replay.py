@@ -94,9 +94,10 @@ def replay_steps(record: MatchRecord, seat: int | None, players: list[str] | Non
     ``readable`` only (``None``: every seat; :mod:`.bot_output`).
 
     A seat's view shows another seat's private move (Yoninkan's show, seen by the partners
-    only) as that seat saw it: the action's text and index give way to the events it saw of
-    the move (``private`` is then true), so the move header, the moves list and the JSON
-    behind them tell a seat only what it saw.
+    only) as that seat saw it: the action's text gives way to the events it saw of the move
+    (``private`` is then true), and no other seat's move carries its index (the index among
+    that seat's legal actions tells where the card sits in its hand), so the move header, the
+    moves list and the JSON behind them tell a seat only what it saw.
 
     Only the requested steps are observed and drawn, and the engine stops after the last of
     them, so the viewer shows the first steps at once and fetches the rest while the reader
@@ -137,12 +138,14 @@ def replay_steps(record: MatchRecord, seat: int | None, players: list[str] | Non
                                 "observation": view, "html": str(html), "move": None, "outcome": None}
         if number:
             move = record.moves[number - 1]
+            # Another seat's index among its legal actions tells where its card sits in its hand.
+            index = move.index if seat is None or seat == move.seat else None
             step["move"] = {"number": number - 1, "seat": move.seat, "player": players[move.seat],
-                            "index": move.index, "action": move.action, "private": False,
+                            "index": index, "action": move.action, "private": False,
                             "status": move.status.value, "elapsed_ms": move.elapsed_ms, "comment": move.comment,
                             "faults": faults.get(number - 1, [])}
             if seat is not None and not _saw_the_action(new, move.seat, seat):
-                step["move"].update(index=None, action=_as_seen(new, move.seat, seat), private=True)
+                step["move"].update(action=_as_seen(new, move.seat, seat), private=True)
         if state.is_terminal():
             outcome = state.outcome()
             step["outcome"] = {"scores": list(outcome.scores), "ranking": ranks(outcome.ranking),

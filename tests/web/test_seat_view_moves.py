@@ -76,17 +76,20 @@ def test_a_seat_view_shows_each_move_as_that_seat_saw_it(games_server: Server, e
     knew = what_each_seat_knew(record)
     table = get_json(games_server, f"/api/matches/{match_id}/replay?view=table")
     # The full table (public, as docs/security.md says, unless --hide-replays) shows every action.
-    assert [s["move"]["action"] for s in table["steps"][1:]] == [m.action for m in record.moves]
+    assert [(s["move"]["action"], s["move"]["index"]) for s in table["steps"][1:]] == \
+        [(m.action, m.index) for m in record.moves]
     private = 0
     for seat in range(record.num_players):
         view = get_json(games_server, f"/api/matches/{match_id}/replay?view={seat}")
         assert len(view["steps"]) == len(record.moves) + 1
         for step, move, (known, saw) in zip(view["steps"][1:], record.moves, knew):
             shown = step["move"]
+            # Only the seat's own index: another's tells where its card sits in its hand.
+            assert shown["index"] == (move.index if move.seat == seat else None)
             if saw[seat]:
-                assert (shown["action"], shown["index"], shown["private"]) == (move.action, move.index, False)
-            else:  # another seat's private action: no text, no index (it tells which cards)
-                assert shown["private"] and shown["index"] is None and shown["action"] != move.action
+                assert (shown["action"], shown["private"]) == (move.action, False)
+            else:  # another seat's private action: not its text
+                assert shown["private"] and shown["action"] != move.action
                 private += 1
             # Nothing of the move names a card the seat had not seen by then (the bot's own
             # comment aside: a bot's words are public, as on every view).
