@@ -19,7 +19,8 @@ from arena.league.storage import StorageError
 @db_option
 @click.option("--play", is_flag=True, help="Offer Play: visitors play a seat against the bots (docs/play.md).")
 @click.option("--play-db", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="Where matches with people are stored (created if missing) [default: DB's name + '.play.db'].")
+              help="Where matches with people are stored (created if missing; never DB itself) "
+                   "[default: DB's name + '.play.db'].")
 @click.option("--play-max-open-per-visitor", type=click.IntRange(min=1), default=1, show_default=True,
               help="Matches one visitor may have open at once.")
 @click.option("--play-max-running", type=click.IntRange(min=1), default=2, show_default=True,

@@ -87,3 +87,14 @@ def age_text(seconds: float) -> str:
     ``"5 min ago"``, ``"3 h ago"``."""
     whole = max(0, int(seconds))
     return f"{whole} s ago" if whole < 120 else f"{whole // 60} min ago" if whole < 7200 else f"{whole // 3600} h ago"
+
+
+def seeds_to_play(db: Database, tournament_id: int, limit: int, *, failed: bool) -> frozenset[int] | None:
+    """The seeds of tournament ``tournament_id``'s matches that may still be played: pending ones
+    (waiting or under way) and, with ``failed``, failed ones (``arena tournament resume`` plays
+    those again); ``None`` when there are more than ``limit`` of them (read through the
+    tournament's index of matches by status, so at most ``limit + 1`` rows are read)."""
+    statuses = "'pending', 'failed'" if failed else "'pending'"
+    rows = db.conn.execute(f"SELECT seed FROM matches WHERE tournament_id = ? AND status IN ({statuses}) LIMIT ?",
+                           (tournament_id, limit + 1)).fetchall()
+    return None if len(rows) > limit else frozenset(row[0] for row in rows)

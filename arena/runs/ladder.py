@@ -27,6 +27,7 @@ import dataclasses
 import json
 import os
 import random
+import secrets
 import time
 import tomllib
 from collections import Counter, deque
@@ -74,7 +75,9 @@ class LadderSpec:
     settings: dict[str, Any] = field(default_factory=dict)
     bots: tuple[str, ...] = ()
     """Entered when the ladder is created (later entrants come with ``arena ladder add``)."""
-    seed: int = 0
+    seed: int | None = None
+    """Seeds every set's choices and deals; ``None``: a random one, drawn and stored when the
+    ladder is created (a seed anyone knows lets a bot look its deal up from its first hand)."""
 
 
 @dataclass(frozen=True)
@@ -229,7 +232,7 @@ def _ladder_spec(table: Any, where: str, base: Path) -> LadderSpec:
     bots = [b if ":" in b and not (base / b).exists() else str(base / b) for b in bots]
     name = _typed(table, "name", str, where, f"{game} {variant} ladder")
     return LadderSpec(name=name, game=game, variant=variant, seats=(low, high), settings=dict(settings),
-                      bots=tuple(bots), seed=_typed(table, "seed", int, where, 0))
+                      bots=tuple(bots), seed=_typed(table, "seed", int, where, None))
 
 
 # --- one ladder ----------------------------------------------------------------------------------
@@ -299,7 +302,8 @@ def open_ladder(db: Database, spec: LadderSpec, config: ServiceConfig) -> tuple[
     tid = db.create_tournament(name=spec.name, game=spec.game, variant=spec.variant,
                                settings=dict(cls(variant=spec.variant, num_players=spec.seats[0],
                                                  settings=spec.settings).settings),
-                               format=kind, table_size=spec.seats[1], rounds=0, duplicate=True, seed=spec.seed,
+                               format=kind, table_size=spec.seats[1], rounds=0, duplicate=True,
+                               seed=secrets.randbelow(SEED_LIMIT) if spec.seed is None else spec.seed,
                                time_control=tc, options={**options, "addresses": {}}, bot_ids=[], matches=[])
     enter_specs(db, db.tournament(tid), bots)
     return db.tournament(tid), True

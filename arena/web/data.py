@@ -7,7 +7,7 @@ renderers, never of the data.
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
@@ -16,6 +16,7 @@ from arena.league.queries import bot_labels, h2h_matrix, rating_json
 from arena.league.ratings import rating_history, starting_rating
 from arena.league.storage import BotRow, Database, MatchRow, NotFoundError, QueryInterrupted, TournamentRow
 from arena.web.bot_output import shown_faults
+from arena.web.deals import HELD_BACK, deal_settled, shown_seeds, tournament_seed
 from arena.web.store import ReadOnlyStore
 from referee.games import game_class, game_names
 
@@ -159,13 +160,15 @@ def tournament(db: Database, tid: int) -> dict[str, Any]:
         raise NotFound(f"no tournament {tid}") from None
     data = _tournament_json(db, t)
     labels = bot_labels(db)
-    data.update(settings=t.settings, table_size=t.table_size, rounds=t.rounds, duplicate=t.duplicate, seed=t.seed,
+    played = db.matches(tournament_id=tid, status="done", limit=10, newest_first=True)
+    seeds = shown_seeds(db, played)
+    data.update(settings=t.settings, table_size=t.table_size, rounds=t.rounds, duplicate=t.duplicate,
+                seed=tournament_seed(db, t),
                 time_control=t.time_control, keep_alive=bool(t.options.get("keep_alive")),
                 entrants=[bot_json(b) for b in db.tournament_bots(tid)],
                 standings=standings(db, tid, labels),
                 lower_scores_win=lower_scores_win(t.game),
-                latest=[match_json(m, labels) for m in db.matches(tournament_id=tid, status="done", limit=10,
-                                                                  newest_first=True)])
+                latest=[match_json(m, labels, seeds) for m in played])
     return data
 
 
@@ -185,7 +188,9 @@ def standings(db: Database, tid: int, labels: dict[int, str]) -> list[dict[str, 
 
 
 # --- matches ---------------------------------------------------------------------------------------------
-def match_json(match: MatchRow, labels: dict[int, str]) -> dict[str, Any]:
+def match_json(match: MatchRow, labels: dict[int, str], seeds: Mapping[int, int]) -> dict[str, Any]:
+    """A match as the lists show it; its seed only if ``seeds`` has it (:func:`.deals.shown_seeds`:
+    never while its deal may still be played)."""
     seats = []
     for seat, bot_id in enumerate(match.bot_ids):
         seats.append({"seat": seat, "bot_id": bot_id, "bot": labels.get(bot_id, f"bot {bot_id}"),
@@ -194,7 +199,7 @@ def match_json(match: MatchRow, labels: dict[int, str]) -> dict[str, Any]:
                       "faults": match.faults[seat] if match.faults else 0,
                       "forfeited": bool(match.forfeited and seat in match.forfeited)})
     return {"id": match.id, "tournament_id": match.tournament_id, "game": match.game, "variant": match.variant,
-            "round": match.round + 1, "deal": match.deal, "rotation": match.rotation, "seed": match.seed,
+            "round": match.round + 1, "deal": match.deal, "rotation": match.rotation, "seed": seeds.get(match.id),
             "settings": match.settings, "status": match.status, "termination": match.termination,
             "reason": match.reason, "duration_s": match.duration_s, "finished_at": iso_time(match.finished_at),
             "faults": sum(match.faults or ()), "seats": seats}
@@ -292,25 +297,29 @@ def matches(db: Database, where: MatchFilter, per_page: int = PER_PAGE,
         rows = rows[:per_page]
         newer = where.before is not None or where.page > 1
     labels = bot_labels(db)
+    seeds = shown_seeds(db, rows)
     keyset = where.before is not None or where.after is not None
     return {"total": total, "total_capped": capped, "page": None if keyset else where.page, "per_page": per_page,
             "pages": None if total is None else max(1, -(-total // per_page)),
             "next_before": rows[-1].id if rows and older else None,
             "prev_after": rows[0].id if rows and newer else None,
-            "matches": [match_json(m, labels) for m in rows]}
+            "matches": [match_json(m, labels, seeds) for m in rows]}
 
 
 def match(db: Database, match_id: int, readable: Collection[int] | None) -> dict[str, Any]:
     """A match with its full record: moves (comments, times, statuses) and faults, whose
     details show for the ``readable`` seats only (:func:`.bot_output.match_readable`;
-    ``None``: all)."""
+    ``None``: all).  While its deal may still be played (:mod:`.deals`) the record is held back:
+    ``record`` is ``None`` and ``held_back`` says why."""
     try:
         row = db.match(match_id)
         record = db.match_record(match_id)
     except NotFoundError:
         raise NotFound(f"no match {match_id}") from None
-    data = match_json(row, bot_labels(db))
-    data["record"] = None if record is None else {
+    settled = deal_settled(db, row)
+    data = match_json(row, bot_labels(db), {row.id: row.seed} if settled else {})
+    data["held_back"] = None if settled or record is None else HELD_BACK
+    data["record"] = None if record is None or not settled else {
         "players": record.players, "termination": record.termination, "reason": record.reason,
         "scores": record.scores, "ranking": ranks(record.ranking), "duration_s": record.duration_s,
         "bank_used": record.bank_used, "time_control": record.time_control,

@@ -16,6 +16,7 @@ from arena.league.ratings import separations, stored_priors
 from arena.league.storage import Database, NotFoundError, TournamentRow
 from arena.runs import ladder_store
 from arena.web.data import BadRequest, NotFound, is_whole_number, iso_time, match_json
+from arena.web.deals import shown_seeds
 from arena.web.store import ReadOnlyStore
 
 LATEST = 10
@@ -88,8 +89,9 @@ def ladder(store: ReadOnlyStore, db: Database, tid: int, since: int | None = Non
         entrant["last_match_age_s"] = None if stamp is None else round(max(0.0, now - stamp), 1)
     data["entrants"] = rated + unrated
     labels = {e["bot_id"]: e["bot"] for e in data["entrants"]}  # every seat of a ladder's match is an entrant
-    data["latest"] = [match_json(m, labels) for m in db.matches(tournament_id=tid, status="done", limit=LATEST,
-                                                                newest_first=True, after_id=since)]
+    played = db.matches(tournament_id=tid, status="done", limit=LATEST, newest_first=True, after_id=since)
+    seeds = shown_seeds(db, played)
+    data["latest"] = [match_json(m, labels, seeds) for m in played]
     data["next_since"] = _next_since(db, tid, since)
     return data
 

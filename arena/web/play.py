@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from arena.league.storage import Database, ScheduledMatch
+from arena.league.storage import Database, ScheduledMatch, StorageError
 from arena.resources import sample_bots_dir
 from arena.web.data import BadRequest, NotFound, is_whole_number
 from arena.web.play_seat import HUMAN_NAME, HumanSeat
@@ -45,6 +45,17 @@ FINISHED_KEPT = 200
 GONE_GRACE = 5.0
 """Seconds a seat whose page said it was closing (``pagehide``) waits for that page, or a
 reloaded one, to ask again before it leaves."""
+
+
+def same_file(first: Path, second: Path) -> bool:
+    """Whether two paths name one file: the same after resolving links, or one file under two
+    names (a hard link)."""
+    if first.resolve() == second.resolve():
+        return True
+    try:
+        return first.samefile(second)
+    except OSError:  # one of them does not exist (yet)
+        return False
 
 
 class LimitReached(Exception):
@@ -217,6 +228,8 @@ class PlaySession:
     """``time.monotonic()`` of the page's latest request; ``None`` until someone sits here."""
     gone: bool = False
     """The page said it was closing and no request came since."""
+    account: str = ""
+    """The signed-in account of whoever holds this seat (``--accounts``), else empty."""
     _seen_events: int = 0
 
     @property
@@ -281,7 +294,13 @@ class PlayManager:
     """Opens, runs, limits and stores the matches with people."""
 
     def __init__(self, config: PlayConfig) -> None:
+        """:raises StorageError: if the play database is the served one, or not usable."""
         self.config = config
+        if config.ladder is not None and same_file(config.db_path, config.ladder):
+            raise StorageError(f"--play-db {config.db_path} is the served database {config.ladder}: matches with "
+                               "people must be stored apart, or the league's pages would show them (their seeds "
+                               "too) and its ratings could count them; give --play-db another file, or leave it "
+                               "out for the default (DB's name + '.play.db')")
         Database(config.db_path).close()  # created (or checked) before anything listens
         self._lock = threading.Lock()
         self._sessions: dict[str, PlaySession] = {}
@@ -295,10 +314,15 @@ class PlayManager:
         return found if found is not None and found.visitor and secrets.compare_digest(found.visitor, visitor) \
             else None
 
-    def join(self, invite: str, visitor: str) -> PlaySession:
-        """Give ``visitor`` the invited seat of ``invite`` (again, if it is theirs already).
+    def join(self, invite: str, visitor: str, account: str = "") -> PlaySession:
+        """Give ``visitor`` (signed in as ``account``, if any) the invited seat of ``invite``
+        (again, if it is theirs already).  The opener may not take it: neither with the same
+        cookie nor, when the opener was signed in, under the same account from another browser.
+        Nothing tells two cookies of one person apart, so this is a guard against taking
+        one's own seat by mistake, not a proof of two people (docs/play.md).
 
-        :raises LimitReached: if the visitor opened the match, or has too many open matches.
+        :raises LimitReached: if the visitor (or the account) opened the match, or has too many
+            open matches.
         :raises NotFound: if there is no such invitation, or another visitor took it.
         """
         with self._lock:
@@ -307,10 +331,11 @@ class PlayManager:
                 raise NotFound("no such invitation, or it has been taken or has ended")
             if found.visitor == visitor:
                 return found
-            if self._sessions[found.host].visitor == visitor:
+            host = self._sessions[found.host]
+            if host.visitor == visitor or (host.account and host.account == account):
                 raise LimitReached("this is your own match: send the link to someone else")
             self._check_open_limit(visitor)
-            found.visitor = visitor
+            found.visitor, found.account = visitor, account
             return found
 
     def _check_open_limit(self, visitor: str) -> None:
@@ -324,8 +349,8 @@ class PlayManager:
         with self._lock:
             return [s for s in self._sessions.values() if s.open and s.visitor == visitor]
 
-    def open(self, visitor: str, choice: Choice) -> PlaySession:
-        """Start a match for ``visitor``.
+    def open(self, visitor: str, choice: Choice, account: str = "") -> PlaySession:
+        """Start a match for ``visitor``, signed in as ``account`` if any.
 
         :raises LimitReached: if the visitor has too many open matches, or the server too many running.
         """
@@ -343,7 +368,8 @@ class PlayManager:
             sessions = [PlaySession(token if seat == choice.seat else secrets.token_urlsafe(18),
                                     visitor if seat == choice.seat else "", choice, players, seat,
                                     invite=invite, host=token, absent_timeout=self.config.absent_timeout,
-                                    last_seen=time.monotonic() if seat == choice.seat else None)
+                                    last_seen=time.monotonic() if seat == choice.seat else None,
+                                    account=account if seat == choice.seat else "")
                         for seat in choice.people]
             for session in sessions:
                 self._sessions[session.token] = session

@@ -25,6 +25,7 @@ from arena.league.storage import Database, NotFoundError
 from arena.submission.web_auth import request_user
 from arena.web.bot_output import check_visible
 from arena.web.data import BadRequest, NotFound, is_whole_number
+from arena.web.deals import shown_seeds
 from arena.web.play import PLAY_FORMAT, LimitReached, PlayManager, opponents, parse_choice
 from arena.web.replay import match_replay
 from referee.games import game_class, game_names
@@ -123,7 +124,15 @@ async def play_start(request: Request) -> Response:
         chosen = {"variant": fields.get("variant", ""), "settings": fields.get("settings", ""), "opponents": keys,
                   "seat": fields.get("seat", "0")}
         return _remember(_form_page(request, ident, game, chosen, str(error)), request, ident, new)
-    return _to_the_table(request, ident, new, lambda: _manager(request).open(ident, choice))
+    account = await asyncio.to_thread(_account, request)
+    return _to_the_table(request, ident, new, lambda: _manager(request).open(ident, choice, account))
+
+
+def _account(request: Request) -> str:
+    """The signed-in account's name (``--accounts``), else empty: an invitation is refused to
+    its opener's account as well as to the opener's cookie."""
+    user = request_user(request)
+    return "" if user is None else user.name
 
 
 def _to_the_table(request: Request, ident: str, new: bool, take: Callable[[], Any]) -> Response:
@@ -230,7 +239,9 @@ async def play_join(request: Request) -> Response:
     body = await request.body()
     fields = dict(urllib.parse.parse_qsl(body[:MAX_FORM_BYTES].decode("utf-8", "replace")))
     _check_csrf(request, ident, fields.get("csrf"))
-    return _to_the_table(request, ident, new, lambda: _manager(request).join(request.path_params["invite"], ident))
+    account = await asyncio.to_thread(_account, request)
+    return _to_the_table(request, ident, new,
+                         lambda: _manager(request).join(request.path_params["invite"], ident, account))
 
 
 def _play_db(request: Request) -> Database:
@@ -267,9 +278,10 @@ def played_match(request: Request) -> Response:
             raise NotFound(f"no match {match_id} with a person") from None
         check_visible(request, match_id, _readable(request))
         labels = {bot.id: bot.label for bot in db.bots()}
+        seed = shown_seeds(db, [match]).get(match.id)
     players = [labels.get(b, str(b)) for b in match.bot_ids]
     return request.app.state.templates.TemplateResponse(
-        request, "play_match.html", {"m": match, "players": players})
+        request, "play_match.html", {"m": match, "seed": seed, "players": players})
 
 
 def played_replay(request: Request) -> Response:

@@ -19,8 +19,9 @@ from arena.league.queries import bot_labels
 from arena.league.storage import Database, NotFoundError
 from arena.web.bot_output import shown_faults
 from arena.web.data import BadRequest, NotFound, is_whole_number, ranks
+from arena.web.deals import HELD_BACK, deal_settled
 from arena.web.renderers import RenderContext, render_seat, render_table, renderer_for
-from referee.games.base import SettingsError, State
+from referee.games.base import Event, SettingsError, State
 from referee.games.cards import Card
 from referee.replay import StopReplay, replay
 from referee.result import MatchRecord
@@ -67,11 +68,36 @@ def parse_view(text: str | None, num_players: int) -> int | None:
     return int(text)
 
 
+PRIVATE_MOVE = "a move this seat does not see"
+"""What a seat's view says of another seat's private move that told it nothing."""
+
+
+def _saw_the_action(events: list[Event], mover: int, seat: int) -> bool:
+    """Whether ``seat`` saw the action ``mover`` took, from the move's ``events``: the engine
+    logs each decision as an event carrying the action, visible to the seats that see it (a
+    Yoninkan show only to the two partners).  A move without such an event counts as unseen."""
+    return any(e.action is not None and e.seat == mover and e.visible(seat) for e in events)
+
+
+def _as_seen(events: list[Event], mover: int, seat: int) -> str:
+    """A private move as ``seat`` saw it: the mover's events it may see ("shows two cards to seat
+    0"), else :data:`PRIVATE_MOVE`."""
+    prefix = f"seat {mover} "
+    texts = [e.text.removeprefix(prefix) for e in events if e.seat == mover and e.visible(seat)]
+    return "; ".join(texts) or PRIVATE_MOVE
+
+
 def replay_steps(record: MatchRecord, seat: int | None, players: list[str] | None = None, *, start: int = 0,
                  count: int | None = None, readable: Collection[int] | None = None) -> dict[str, Any]:
     """Steps ``start`` to ``start + count`` of ``record`` (all by default) seen from ``seat``
     (``None``: the full table), and ``total_steps``.  Fault details show for the seats of
     ``readable`` only (``None``: every seat; :mod:`.bot_output`).
+
+    A seat's view shows another seat's private move (Yoninkan's show, seen by the partners
+    only) as that seat saw it: the action's text gives way to the events it saw of the move
+    (``private`` is then true), and no other seat's move carries its index (the index among
+    that seat's legal actions tells where the card sits in its hand), so the move header, the
+    moves list and the JSON behind them tell a seat only what it saw.
 
     Only the requested steps are observed and drawn, and the engine stops after the last of
     them, so the viewer shows the first steps at once and fetches the rest while the reader
@@ -112,10 +138,14 @@ def replay_steps(record: MatchRecord, seat: int | None, players: list[str] | Non
                                 "observation": view, "html": str(html), "move": None, "outcome": None}
         if number:
             move = record.moves[number - 1]
+            # Another seat's index among its legal actions tells where its card sits in its hand.
+            index = move.index if seat is None or seat == move.seat else None
             step["move"] = {"number": number - 1, "seat": move.seat, "player": players[move.seat],
-                            "index": move.index, "action": move.action, "status": move.status.value,
-                            "elapsed_ms": move.elapsed_ms, "comment": move.comment,
+                            "index": index, "action": move.action, "private": False,
+                            "status": move.status.value, "elapsed_ms": move.elapsed_ms, "comment": move.comment,
                             "faults": faults.get(number - 1, [])}
+            if seat is not None and not _saw_the_action(new, move.seat, seat):
+                step["move"].update(action=_as_seen(new, move.seat, seat), private=True)
         if state.is_terminal():
             outcome = state.outcome()
             step["outcome"] = {"scores": list(outcome.scores), "ranking": ranks(outcome.ranking),
@@ -140,7 +170,8 @@ def match_replay(db: Database, match_id: int, view: str | None, *, readable: Col
     """The replay of a stored match (its players labelled as in the database), with the fault
     details of the ``readable`` seats (:func:`.bot_output.readable_seats`; ``None``: every seat's).
 
-    :raises NotFound: for an unknown match or one that has no record yet.
+    :raises NotFound: for an unknown match, one that has no record yet, or one whose deal may
+        still be played (:mod:`.deals`).
     :raises BadRequest: for a view that is neither ``table`` nor a seat.
     """
     try:
@@ -150,6 +181,8 @@ def match_replay(db: Database, match_id: int, view: str | None, *, readable: Col
         raise NotFound(f"no match {match_id}") from None
     if record is None:
         raise NotFound(f"match {match_id} has no record ({match.status})")
+    if not deal_settled(db, match):
+        raise NotFound(f"match {match_id}'s replay is held back: {HELD_BACK}")
     labels = bot_labels(db)
     players = [labels.get(bot, name) for bot, name in zip(match.bot_ids, record.players)]
     return dict(replay_steps(record, parse_view(view, record.num_players), players, start=start, count=count,

@@ -57,6 +57,24 @@ def test_the_config_defaults_and_paths_relative_to_its_folder(tmp_path: Path) ->
         tmp_path / "o.db"
 
 
+def test_a_ladder_without_a_seed_draws_a_random_one_and_keeps_it(tmp_path: Path) -> None:
+    """A seed anyone knows (the old default, 0) lets a bot look its deal up from its first hand."""
+    seeds = []
+    for name in ("a", "b"):
+        path = tmp_path / f"{name}.toml"
+        path.write_text(f'db = "{name}.db"\n[[ladder]]\nname = "dice"\ngame = "yahtzee"\n', encoding="utf-8")
+        config = load_config(path)
+        with Database(config.db) as db:
+            ladder, created = open_ladder(db, config.ladders[0], config)
+            again, created_again = open_ladder(db, config.ladders[0], config)
+        assert created and not created_again and again.seed == ladder.seed
+        seeds.append(ladder.seed)
+    assert seeds[0] != seeds[1]
+    db, tid = _ladder_db(tmp_path)  # a config that gives one (seed = 5) keeps it
+    assert db.tournament(tid).seed == 5
+    db.close()
+
+
 def test_commands_on_a_database_without_the_ladder_say_so(tmp_path: Path) -> None:
     db = tmp_path / "ladder.db"
     Database(db).close()
