@@ -8,7 +8,7 @@ from types import ModuleType
 
 import pytest
 
-from arena.submission.build import ensure_built
+from referee.build import ensure_built
 from engine_arrays import BOT, dp, engine_rules
 from referee.bots import BotSpec
 from referee.games import make_game
