@@ -22,8 +22,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from arena.authoring.starter_kit import write_starter_kit  # noqa: E402
-from referee.build import BuildLimits, build_bot  # noqa: E402
 from referee.bots import BotSpec  # noqa: E402
+from referee.build import BuildLimits, build_bot  # noqa: E402
 from referee.sandbox import SandboxMode  # noqa: E402
 
 SERVER_BUILD = ('\n[build]\ncommand = ["sh", "-c", "cmake -S . -B \\"$ARENA_BUILD\\" '

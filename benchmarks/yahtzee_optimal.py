@@ -27,8 +27,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "sample_bots" / "python" / "yahtzee_optimal"))
 
-from referee.build import ensure_built  # noqa: E402
 from referee.bots import BotSpec  # noqa: E402
+from referee.build import ensure_built  # noqa: E402
 from referee.games import make_game  # noqa: E402
 from referee.wire import actions_to_proto, observation_to_proto  # noqa: E402
 from strategy import Strategy, table_path  # noqa: E402
