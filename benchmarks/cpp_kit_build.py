@@ -1,6 +1,6 @@
 """How long does a submitted C++ starter kit take to build?  The kit from ``arena new-bot
 --language cpp``, changed as docs/submitting.md says for a build on the server, built by
-:func:`arena.submission.build.build_bot` in bubblewrap as the submission worker builds it:
+:func:`referee.build.build_bot` in bubblewrap as the submission worker builds it:
 its wall time per run; and first the same build unsandboxed with ``-j2``, its configure step
 (which runs on one core) and its compiles apart, with their CPU time.
 
@@ -22,8 +22,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from arena.authoring.starter_kit import write_starter_kit  # noqa: E402
-from arena.submission.build import BuildLimits, build_bot  # noqa: E402
 from referee.bots import BotSpec  # noqa: E402
+from referee.build import BuildLimits, build_bot  # noqa: E402
 from referee.sandbox import SandboxMode  # noqa: E402
 
 SERVER_BUILD = ('\n[build]\ncommand = ["sh", "-c", "cmake -S . -B \\"$ARENA_BUILD\\" '

@@ -3,7 +3,7 @@
     .venv/bin/python benchmarks/yahtzee_optimal.py [--games 100000] [--engine-games 1000] [--build]
 
 The tables come from the bot's build step, run by arena in the sandbox as before a match
-(:func:`arena.submission.build.ensure_built`: once per content hash of the bot's folder).
+(:func:`referee.build.ensure_built`: once per content hash of the bot's folder).
 For each variant it prints the table's size and load time, the DP's expected score at the
 start, and (``--build``) a fresh in-process solve's wall time; then the mean final score of
 ``--games`` solitaire games played in process by the table's policy (numpy, all games of a
@@ -27,8 +27,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "sample_bots" / "python" / "yahtzee_optimal"))
 
-from arena.submission.build import ensure_built  # noqa: E402
 from referee.bots import BotSpec  # noqa: E402
+from referee.build import ensure_built  # noqa: E402
 from referee.games import make_game  # noqa: E402
 from referee.wire import actions_to_proto, observation_to_proto  # noqa: E402
 from strategy import Strategy, table_path  # noqa: E402

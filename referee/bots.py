@@ -34,7 +34,7 @@ In the sandbox a bot sees its own folder read-only; ``read_only`` lets the sampl
 the SDKs and builds they share.  It is confined to those public folders of arena so that a
 stranger's manifest cannot ask for the organiser's files.  A ``[build]`` command runs in the
 sandbox on first use, once per content hash of the bot's folder, and the bot then sees what
-it wrote read-only, at the path in ``ARENA_BUILD`` (:mod:`arena.submission.build`).
+it wrote read-only, at the path in ``ARENA_BUILD`` (:mod:`referee.build`).
 
 Each started bot gets a private folder in the temporary directory, named after the referee
 process that owns it (``arena-bot-<pid>.<start time>-*``; ``check-bot`` makes
@@ -69,7 +69,7 @@ from referee.sandbox import (UID_BASE, SandboxConfig, SandboxMode, acquire_uid, 
 from referee.untrusted import clean
 
 BUILD_VARIABLE = "ARENA_BUILD"
-"""Where a bot finds its build step's outputs (read-only); :mod:`arena.submission.build` writes them."""
+"""Where a bot finds its build step's outputs (read-only); :mod:`referee.build` writes them."""
 
 MANIFEST_NAME = "bot.toml"
 SHARED_FOLDERS = (sample_bots_dir().resolve(), proto_dir().resolve())
@@ -113,7 +113,7 @@ class BotSpec:
     """The manifest's build hint for humans, shown when the bot's program is missing or it dies at once."""
     build_command: tuple[str, ...] | None = None
     """The manifest's ``[build] command``, which arena runs in the sandbox before the bot's
-    first match (:mod:`arena.submission.build`)."""
+    first match (:mod:`referee.build`)."""
 
     def plays(self, game: str) -> bool:
         return claims(self.games, game)
@@ -443,8 +443,7 @@ class BotProcess:
         """
         if not self.spec.build_command:
             return None
-        # Imported here: arena.submission.build uses this module's BotSpec.
-        from arena.submission.build import BuildError, ensure_built
+        from referee.build import BuildError, ensure_built  # here: referee.build uses this module's BotSpec
 
         try:
             return ensure_built(self.spec, self.sandbox)

@@ -73,7 +73,6 @@ from pathlib import Path
 from typing import Any
 
 from arena.league import stats as league_stats
-from arena.submission import accounts, sprt_runs, submissions
 from referee.result import MatchRecord, MoveStatus
 
 SCHEMA_VERSION = 11
@@ -248,6 +247,86 @@ plays; these tables hold its entrants' states, written by ``arena ladder add|pau
 the status its running process refreshes (:mod:`arena.runs.ladder_store`).  ``matches`` and
 ``last_match_at`` are running totals (:func:`arena.league.stats.count_entrant_match`)."""
 
+ACCOUNTS_SCHEMA = """
+CREATE TABLE IF NOT EXISTS users (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL UNIQUE COLLATE NOCASE,
+    admin INTEGER NOT NULL DEFAULT 0,
+    disabled INTEGER NOT NULL DEFAULT 0,
+    created_at REAL NOT NULL,
+    token_id TEXT NOT NULL UNIQUE,
+    token_hash TEXT NOT NULL,
+    token_created_at REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS web_sessions (
+    id_hash TEXT PRIMARY KEY,
+    user_id INTEGER NOT NULL REFERENCES users(id),
+    csrf TEXT NOT NULL,
+    created_at REAL NOT NULL,
+    expires_at REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS web_sessions_by_user ON web_sessions (user_id)
+"""
+"""Schema 6: the users who submit bots and their web sessions (:mod:`arena.submission.accounts`)."""
+
+SUBMISSIONS_SCHEMA = """
+CREATE TABLE IF NOT EXISTS bot_names (
+    name TEXT PRIMARY KEY COLLATE NOCASE,
+    author_id INTEGER NOT NULL REFERENCES users(id)
+);
+CREATE TABLE IF NOT EXISTS submissions (
+    id INTEGER PRIMARY KEY,
+    author_id INTEGER NOT NULL REFERENCES users(id),
+    bot_name TEXT NOT NULL,
+    version TEXT NOT NULL,
+    content_hash TEXT NOT NULL,
+    ladder TEXT NOT NULL DEFAULT '',
+    state TEXT NOT NULL CHECK (state IN ('received', 'building', 'validating', 'active', 'failed', 'retired')),
+    created_at REAL NOT NULL,
+    changed_at REAL NOT NULL,
+    message TEXT NOT NULL DEFAULT '',
+    log_path TEXT NOT NULL DEFAULT '',
+    UNIQUE (author_id, bot_name, content_hash)
+);
+CREATE INDEX IF NOT EXISTS submissions_by_author ON submissions (author_id, id)
+"""
+"""Schema 8: submitted bots (:mod:`arena.submission.submissions`).  ``message`` is the latest
+step's one-line outcome and ``log_path`` its log (relative to the data dir), both for the
+author's eyes only; the later steps fill them."""
+
+SPRT_SCHEMA = """
+CREATE TABLE IF NOT EXISTS sprt_runs (
+    id INTEGER PRIMARY KEY,
+    submission_id INTEGER NOT NULL UNIQUE REFERENCES submissions(id),
+    old_submission_id INTEGER NOT NULL REFERENCES submissions(id),
+    new_bot_id INTEGER NOT NULL REFERENCES bots(id),
+    old_bot_id INTEGER NOT NULL REFERENCES bots(id),
+    config TEXT NOT NULL,
+    state TEXT NOT NULL,
+    max_pairs INTEGER NOT NULL,
+    next_pair INTEGER NOT NULL DEFAULT 0,
+    verdict TEXT CHECK (verdict IN ('stronger', 'not stronger', 'undecided', 'refused', 'failed')),
+    reason TEXT NOT NULL DEFAULT '',
+    created_at REAL NOT NULL,
+    changed_at REAL NOT NULL,
+    finished_at REAL
+);
+CREATE INDEX IF NOT EXISTS sprt_runs_open ON sprt_runs (id) WHERE verdict IS NULL;
+CREATE TABLE IF NOT EXISTS sprt_points (
+    run_id INTEGER NOT NULL REFERENCES sprt_runs(id),
+    played INTEGER NOT NULL,
+    pairs INTEGER NOT NULL,
+    llr REAL NOT NULL,
+    PRIMARY KEY (run_id, played)
+) WITHOUT ROWID
+"""
+"""Schema 10: each new version's SPRT run (:mod:`arena.submission.sprt_runs`).  ``config``: the
+ladder's game, variant, settings, time control, sandbox and keep-alive, as JSON; ``state``:
+:meth:`arena.submission.sprt.SPRT.to_json`; ``next_pair``: the pairs played so far, counted or
+not (a pair whose match did not finish is not counted), so the index of the next; ``verdict``
+is ``NULL`` while the run is open.  ``sprt_points``: the LLR after each stored batch (``pairs``
+counted, ``played`` the run's ``next_pair`` after it), for the author's chart."""
+
 
 class StorageError(Exception):
     """A database problem, told in one line (never a traceback)."""
@@ -420,7 +499,7 @@ class Database:
                 raise StorageError(f"no arena database at {self.path}")
             with self.transaction():
                 _execute_script(self.conn, _SCHEMA + RATING_PRIORS_SCHEMA + league_stats.SCHEMA + LADDER_SCHEMA + ';'
-                                + accounts.SCHEMA + ';' + submissions.SCHEMA + ';' + sprt_runs.SCHEMA)
+                                + ACCOUNTS_SCHEMA + ';' + SUBMISSIONS_SCHEMA + ';' + SPRT_SCHEMA)
                 self.conn.execute("INSERT INTO schema_version (version) VALUES (?)", (SCHEMA_VERSION,))
             self.has_stats = self.has_entrant_totals = self.has_tournament_totals = self.has_rating_priors = True
             return
@@ -471,14 +550,14 @@ class Database:
                 self.conn.execute("ALTER TABLE ladder_entrants ADD COLUMN last_match_at REAL")
                 league_stats.rebuild_entrants(self.conn)
             if version < 6:  # accounts: users and their web sessions
-                _execute_script(self.conn, accounts.SCHEMA)
+                _execute_script(self.conn, ACCOUNTS_SCHEMA)
             if version < 8:  # submitted bots
-                _execute_script(self.conn, submissions.SCHEMA)
+                _execute_script(self.conn, SUBMISSIONS_SCHEMA)
             if version < 9:  # each bot's totals per tournament, computed once from the stored matches
                 _execute_script(self.conn, league_stats.SCHEMA)
                 league_stats.rebuild_tournament_bots(self.conn)
             if version < 10:  # SPRT runs of submitted versions
-                _execute_script(self.conn, sprt_runs.SCHEMA)
+                _execute_script(self.conn, SPRT_SCHEMA)
             if version < 11:  # rating priors: none yet, so every rating stays as it was
                 _execute_script(self.conn, RATING_PRIORS_SCHEMA)
             self.conn.execute("UPDATE schema_version SET version = ?", (SCHEMA_VERSION,))

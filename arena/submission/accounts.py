@@ -16,7 +16,7 @@ sessions (not signed cookies) so that signing out, rotating or disabling ends th
 **Names** are shown on web pages and in terminals: 2 to 32 characters of ASCII letters,
 digits, ``.``, ``_`` and ``-``, starting with a letter or digit, unique whatever the case.
 
-Tables (schema 6, :mod:`arena.league.storage`): :data:`SCHEMA`.
+Tables (schema 6): :data:`arena.league.storage.ACCOUNTS_SCHEMA`.
 """
 
 from __future__ import annotations
@@ -29,32 +29,9 @@ import sqlite3
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:  # arena.league.storage imports this module for SCHEMA
-    from arena.league.storage import Database
-
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS users (
-    id INTEGER PRIMARY KEY,
-    name TEXT NOT NULL UNIQUE COLLATE NOCASE,
-    admin INTEGER NOT NULL DEFAULT 0,
-    disabled INTEGER NOT NULL DEFAULT 0,
-    created_at REAL NOT NULL,
-    token_id TEXT NOT NULL UNIQUE,
-    token_hash TEXT NOT NULL,
-    token_created_at REAL NOT NULL
-);
-CREATE TABLE IF NOT EXISTS web_sessions (
-    id_hash TEXT PRIMARY KEY,
-    user_id INTEGER NOT NULL REFERENCES users(id),
-    csrf TEXT NOT NULL,
-    created_at REAL NOT NULL,
-    expires_at REAL NOT NULL
-);
-CREATE INDEX IF NOT EXISTS web_sessions_by_user ON web_sessions (user_id)
-"""
-"""The accounts tables, created by schema step 6 of :mod:`arena.league.storage`."""
+from arena.league.storage import Database
 
 TOKEN_PREFIX = "arena_"
 TOKEN_ID_HEX = 12

@@ -18,7 +18,7 @@ in them.  docs/security.md ("Archives from strangers") states the same rules for
 - **Layout**: ``bot.toml`` at the root, or inside the archive's one top folder when the root
   holds nothing else (what "compress this folder" makes); that folder becomes the bot's.
 - **Skipped**: :data:`SKIPPED` names (version control, caches, virtual environments) are
-  left out by :func:`pack`, :func:`unpack` and :func:`content_hash` alike, so the hash
+  left out by :func:`pack`, :func:`unpack` and :func:`~referee.bot_tree.content_hash` alike, so the hash
   describes exactly the stored tree.
 - **All or nothing**: members are written into a fresh folder beside ``dest`` and renamed
   into place only when every check has passed; on a refusal that folder is removed.
@@ -31,7 +31,6 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import gzip
-import hashlib
 import io
 import lzma
 import os
@@ -48,6 +47,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, TypeVar
 
+from referee.bot_tree import SKIPPED, BotTreeError, bot_tree, content_hash
 from referee.bots import MANIFEST_NAME, BotSpec, BotSpecError, claims
 from referee.untrusted import clean
 
@@ -61,11 +61,6 @@ records, padding)."""
 ZIP_DIRECTORY_ALLOWANCE = 1024
 """Bytes of a zip's central directory allowed per member (a record is 46 bytes plus its name
 and extra fields)."""
-
-SKIPPED = frozenset({".git", ".hg", ".svn", "__pycache__", ".venv", ".mypy_cache", ".pytest_cache",
-                     ".hypothesis", ".DS_Store"})
-"""Names never packed, unpacked or hashed, wherever they are in the tree.  ``node_modules``,
-``build`` and the like are kept: a submitted bot must bring its dependencies and binaries."""
 
 
 @dataclass(frozen=True)
@@ -443,7 +438,10 @@ def _staged(data: bytes, dest: Path, limits: ArchiveLimits, inspect: Callable[[P
     try:
         tally = _walk_archive(data, limits, staging)
         root = _bot_root(staging)
-        result = inspect(root)
+        try:
+            result = inspect(root)
+        except BotTreeError as error:
+            raise ArchiveError(str(error)) from None
         for folder, _, _ in os.walk(root):
             os.chmod(folder, 0o755)  # mkdtemp made the root 0o700; a sandboxed bot's uid must read it
         root.rename(dest)
@@ -519,56 +517,6 @@ def check_accepted(spec: BotSpec, policy: ServerPolicy) -> None:
                            f"{', '.join(sorted(policy.games)) or 'no game'}")
 
 
-def _bot_tree(folder: Path) -> list[tuple[str, Path | None, bool]]:
-    """A bot folder's entries in pack order: (path in the archive, the file to read or None
-    for a folder, executable).  A link to a file inside the folder counts as a copy of it;
-    any other link, and anything but files and folders, is refused."""
-    top = Path(folder).resolve()
-    entries: list[tuple[str, Path | None, bool]] = []
-
-    def visit(directory: Path, prefix: str) -> None:
-        for entry in sorted(os.scandir(directory), key=lambda entry: entry.name):
-            if entry.name in SKIPPED:
-                continue
-            name = prefix + entry.name
-            path = Path(entry.path)
-            if entry.is_symlink():
-                target = path.resolve()
-                if not target.is_relative_to(top):
-                    raise ArchiveError(f"file {_show(name)} is a link to {clean(target, 200)}, "
-                                       f"outside the bot's folder")
-                if not target.is_file():
-                    raise ArchiveError(f"file {_show(name)} is a link to a folder or to nothing (only links to "
-                                       f"files inside the folder are packed, as copies)")
-                entries.append((name, target, bool(target.stat().st_mode & 0o111)))
-            elif entry.is_dir(follow_symlinks=False):
-                entries.append((name, None, True))
-                visit(path, name + "/")
-            elif entry.is_file(follow_symlinks=False):
-                entries.append((name, path, bool(entry.stat(follow_symlinks=False).st_mode & 0o111)))
-            else:
-                raise ArchiveError(f"file {_show(name)} is not a file or a folder (a device, FIFO or socket)")
-
-    visit(top, "")
-    return entries
-
-
-def content_hash(folder: Path) -> str:
-    """SHA-256 (hex) of a bot tree: each file's path, executable bit and contents, and each
-    folder's path, in path order.  The same tree has the same hash whether it came from a zip,
-    a tar.gz or is still a folder (mtimes, owners and the order of members do not count);
-    :data:`SKIPPED` names are left out, as :func:`pack` and :func:`unpack` leave them out."""
-    digest = hashlib.sha256(b"arena bot tree 1\n")
-    for name, source, executable in sorted(_bot_tree(folder)):
-        if source is None:
-            digest.update(b"D " + name.encode() + b"\0")
-            continue
-        with source.open("rb") as stream:
-            contents = hashlib.file_digest(stream, "sha256").digest()
-        digest.update((b"X " if executable else b"F ") + name.encode() + b"\0" + contents)
-    return digest.hexdigest()
-
-
 def pack(folder: Path, limits: ArchiveLimits = ArchiveLimits()) -> bytes:
     """A bot folder as a deterministic tar.gz: members in name order, zero mtimes, owners and
     gzip time, modes 0o644 or 0o755, so the same folder always gives the same bytes.
@@ -579,7 +527,10 @@ def pack(folder: Path, limits: ArchiveLimits = ArchiveLimits()) -> bytes:
     folder = Path(folder)
     if not (folder / MANIFEST_NAME).is_file():
         raise ArchiveError(f"no {MANIFEST_NAME} in {clean(folder, 200)}: a bot folder holds its manifest")
-    entries = _bot_tree(folder)
+    try:
+        entries = bot_tree(folder)
+    except BotTreeError as error:
+        raise ArchiveError(str(error)) from None
     if len(entries) > limits.max_files:
         raise ArchiveError(f"the folder has {len(entries):,} files and folders, more than {limits.max_files:,} "
                            f"(limit max_files)")

@@ -6,7 +6,7 @@ code, under the sandbox) or a validation match never holds up a request.  One wo
 time: each submission is claimed by an update from ``received`` to ``building`` in one
 transaction, so a second worker started by mistake takes other submissions, never the same.
 
-**Build**: the manifest's ``[build] command`` by :func:`arena.submission.build.ensure_built`,
+**Build**: the manifest's ``[build] command`` by :func:`referee.build.ensure_built`,
 into the same store by content hash that matches read (so the ladder never rebuilds it).
 **Validate**: :func:`arena.authoring.check_bot.check_bot`'s checks on the ladder's game, then
 one match in every seat against the sample random bot, with the ladder's settings and time
@@ -15,7 +15,7 @@ does not finish, or in which the bot faults out or forfeits, fails validation; i
 kept as a file (``<data dir>/logs/<id>-seat<N>.json``, ``arena replay`` reads it), not as a
 tournament row: a validation match in the league would be rated with the ladder's matches.
 The submitted bot's output in each validation match (its last :data:`OUTPUT_BYTES`) is kept
-beside it as ``<id>-seat<N>.out``, for its author (:mod:`arena.submission.author_pages`).
+beside it as ``<id>-seat<N>.out``, for its author (:mod:`arena.web.author_pages`).
 **Enter**: the bot is registered and added to its ladder; older ``active`` versions of the
 same bot (its name whatever its case) on that ladder beyond ``keep`` leave it (removed, state
 ``retired``); the author's other bots stay.
@@ -59,11 +59,11 @@ from arena.resources import random_bot_dir
 from arena.runs import ladder_store
 from arena.runs.tournament import register
 from arena.submission.archive import ArchiveError, read_manifest
-from arena.submission.build import BuildError, build_folder, ensure_built
 from arena.submission import sprt_runs
 from arena.submission.sprt_runs import SprtSettings, plan_run, store_run
 from arena.submission.submissions import KEEP, bot_folder, registered_bot
 from referee.bots import MANIFEST_NAME, BotSpec
+from referee.build import BuildError, build_folder, ensure_built
 from referee.games import game_class
 from referee.match import BotConnection, BotUnavailable, MatchConfig, TimeControl
 from referee.sandbox import SandboxConfig
@@ -127,8 +127,8 @@ def work_once(db: Database, data_dir: Path, *, keep: int = KEEP, sandbox: Sandbo
     """Take every waiting submission through the pipeline, oldest first; what became of each.
     A new version opens its SPRT run with ``sprt``'s bounds; the run is not played here.
 
-    Builds go to the store of ``$ARENA_BUILDS`` (:func:`arena.submission.build.builds_root`),
-    the one the matches' own :func:`~arena.submission.build.ensure_built` reads."""
+    Builds go to the store of ``$ARENA_BUILDS`` (:func:`referee.build.builds_root`),
+    the one the matches' own :func:`~referee.build.ensure_built` reads."""
     outcomes = []
     while (claimed := _claim(db)) is not None:
         outcomes.append(process(db, Path(data_dir), claimed, keep=keep, sandbox=sandbox, sprt=sprt))

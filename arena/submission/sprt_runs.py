@@ -4,7 +4,7 @@
 **Opening.**  When a submission becomes ``active`` on a ladder and its author had an earlier
 version of the same bot there (the newest earlier submission that reached ``active``, retired
 since or not), a run is stored: NEW is the new version, OLD that one, on the ladder's game,
-variant, settings, time control and sandbox as they were at that moment (:data:`SCHEMA`'s
+variant, settings, time control and sandbox as they were at that moment (the run's
 ``config``).  The worker stores it (:func:`plan_run`, :func:`store_run`) in the transaction
 that makes the submission ``active``, so a worker stopped at any moment leaves a version
 either not yet active (taken up again when a worker starts) or active with its run.  A game
@@ -29,46 +29,11 @@ import json
 import sqlite3
 import time
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from arena.league.storage import Database, TournamentRow
 from arena.submission.sprt import SPRT
 from arena.submission.submissions import registered_bot
-
-if TYPE_CHECKING:  # arena.league.storage imports this module for SCHEMA
-    from arena.league.storage import Database, TournamentRow
-
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS sprt_runs (
-    id INTEGER PRIMARY KEY,
-    submission_id INTEGER NOT NULL UNIQUE REFERENCES submissions(id),
-    old_submission_id INTEGER NOT NULL REFERENCES submissions(id),
-    new_bot_id INTEGER NOT NULL REFERENCES bots(id),
-    old_bot_id INTEGER NOT NULL REFERENCES bots(id),
-    config TEXT NOT NULL,
-    state TEXT NOT NULL,
-    max_pairs INTEGER NOT NULL,
-    next_pair INTEGER NOT NULL DEFAULT 0,
-    verdict TEXT CHECK (verdict IN ('stronger', 'not stronger', 'undecided', 'refused', 'failed')),
-    reason TEXT NOT NULL DEFAULT '',
-    created_at REAL NOT NULL,
-    changed_at REAL NOT NULL,
-    finished_at REAL
-);
-CREATE INDEX IF NOT EXISTS sprt_runs_open ON sprt_runs (id) WHERE verdict IS NULL;
-CREATE TABLE IF NOT EXISTS sprt_points (
-    run_id INTEGER NOT NULL REFERENCES sprt_runs(id),
-    played INTEGER NOT NULL,
-    pairs INTEGER NOT NULL,
-    llr REAL NOT NULL,
-    PRIMARY KEY (run_id, played)
-) WITHOUT ROWID
-"""
-"""The runs, created by schema step 10 of :mod:`arena.league.storage`.  ``config``: the
-ladder's game, variant, settings, time control, sandbox and keep-alive, as JSON; ``state``:
-:meth:`SPRT.to_json`; ``next_pair``: the pairs played so far, counted or not (a pair whose
-match did not finish is not counted), so the index of the next; ``verdict`` is ``NULL`` while
-the run is open.  ``sprt_points``: the LLR after each stored batch (``pairs`` counted,
-``played`` the run's ``next_pair`` after it), for the author's chart."""
 
 MAX_PAIRS = 2000
 """Pairs before a run ends undecided by default (``arena sprt --max-pairs``' default)."""
@@ -256,5 +221,5 @@ def _finite(value: float | None) -> float | None:
     return value if value is None or abs(value) != float("inf") else None
 
 
-__all__ = ["BATCH", "MAX_PAIRS", "Run", "SCHEMA", "SprtSettings", "end_run", "history", "oldest_open", "plan_run",
+__all__ = ["BATCH", "MAX_PAIRS", "Run", "SprtSettings", "end_run", "history", "oldest_open", "plan_run",
            "previous_version", "run", "run_json", "run_of", "store_batch", "store_run"]

@@ -2,7 +2,7 @@
 of its author's bot (issue 27).
 
 **Names.**  A bot name belongs to the first author who submits it (whatever its case,
-:data:`SCHEMA`'s ``bot_names``): another author's upload under that name is refused.  A bot
+the table ``bot_names``): another author's upload under that name is refused.  A bot
 name becomes a folder name, so it follows the user-name rule (:data:`accounts.NAME_PATTERN`).
 
 **Storage.**  An upload is unpacked by :func:`archive.unpack` (every archive rule, a valid
@@ -15,7 +15,7 @@ Nothing under the data dir is ever served.
 (``arena submissions work``) moves it through ``building`` and ``validating`` to ``active``, or
 to ``failed``; a newer version's entry moves it to ``retired``.
 
-Tables (schema 8, :mod:`arena.league.storage`): :data:`SCHEMA`.
+Tables (schema 8): :data:`arena.league.storage.SUBMISSIONS_SCHEMA`.
 """
 
 from __future__ import annotations
@@ -30,37 +30,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from arena.league.storage import Database
 from arena.submission import accounts
 
-if TYPE_CHECKING:  # arena.league.storage imports this module for SCHEMA: the archive code (tarfile,
-    # zipfile, lzma...) is imported by the functions that use it, not by every league start-up
-    from arena.league.storage import Database
+if TYPE_CHECKING:  # the archive code (tarfile, zipfile, lzma...) is imported by the functions that use it
     from arena.submission.archive import ArchiveLimits, ServerPolicy
-
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS bot_names (
-    name TEXT PRIMARY KEY COLLATE NOCASE,
-    author_id INTEGER NOT NULL REFERENCES users(id)
-);
-CREATE TABLE IF NOT EXISTS submissions (
-    id INTEGER PRIMARY KEY,
-    author_id INTEGER NOT NULL REFERENCES users(id),
-    bot_name TEXT NOT NULL,
-    version TEXT NOT NULL,
-    content_hash TEXT NOT NULL,
-    ladder TEXT NOT NULL DEFAULT '',
-    state TEXT NOT NULL CHECK (state IN ('received', 'building', 'validating', 'active', 'failed', 'retired')),
-    created_at REAL NOT NULL,
-    changed_at REAL NOT NULL,
-    message TEXT NOT NULL DEFAULT '',
-    log_path TEXT NOT NULL DEFAULT '',
-    UNIQUE (author_id, bot_name, content_hash)
-);
-CREATE INDEX IF NOT EXISTS submissions_by_author ON submissions (author_id, id)
-"""
-"""The submissions tables, created by schema step 7 of :mod:`arena.league.storage`.
-``message`` is the latest step's one-line outcome and ``log_path`` its log (relative to the
-data dir), both for the author's eyes only; the later steps fill them."""
 
 LANGUAGES = frozenset({"python", "node", "cpp", "go"})
 """The manifest languages a server builds (those of the sample bots and starter kits)."""
@@ -139,7 +113,7 @@ def authored_bots(db: Database, author: accounts.User, bot_ids: Sequence[int]) -
 
     A submission for a ladder reaches ``active`` (later ``retired``) only once the bot of its
     name and version is registered with its files, so that row is the author's.  Names are
-    owned whatever their case (:data:`SCHEMA`'s ``bot_names``), hence the case-blind match.
+    owned whatever their case (``bot_names``), hence the case-blind match.
     A submission for no ladder is never registered: it claims no league bot."""
     if not bot_ids:
         return set()
@@ -306,5 +280,5 @@ def read_log(data_dir: Path, log_path: str) -> str:
     return path.read_text(encoding="utf-8", errors="replace") if log_path and path.is_file() else ""
 
 
-__all__ = ["LANGUAGES", "NameOwnedError", "SCHEMA", "STALE_STAGING_S", "Submission", "SubmissionError", "authored_bots",
+__all__ = ["LANGUAGES", "NameOwnedError", "STALE_STAGING_S", "Submission", "SubmissionError", "authored_bots",
            "bot_folder", "policy", "read_log", "receive", "registered_bot", "remove_stale_staging", "submission", "submissions"]

@@ -6,7 +6,7 @@ writes to a database of its own, and with ``accounts``, sign-in and API tokens
 (:mod:`arena.submission.web_auth`), which write to the accounts tables only, and with
 ``uploads`` bot submissions (:mod:`arena.submission.web_submit`), which write the
                 *(ladder_admin.routes if accounts is not None else []),
-                *(web_submit.routes + author_pages.routes + web_sprt.routes if uploads is not None else []),
+                *(web_submit.routes + author_pages.routes + sprt_pages.routes if uploads is not None else []),
 (bot submission, human play) is one more router here; one that needs to write gets its own
 writable door beside :class:`~.store.ReadOnlyStore`.
 """
@@ -30,10 +30,10 @@ from starlette.templating import Jinja2Templates
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from arena.league.queries import age_text
-from arena.submission import author_pages, web_auth, web_sprt, web_submit
+from arena.submission import web_auth, web_submit
 from arena.submission.submissions import remove_stale_staging
 from arena.submission.web_auth import AccountsConfig, AccountsDoor
-from arena.web import api, ladder_admin, pages, play_routes, replay_routes, rules
+from arena.web import api, author_pages, ladder_admin, pages, play_routes, replay_routes, rules, sprt_pages
 from arena.web.charts import win_colour
 from arena.web.data import BadRequest, NotFound, lower_scores_win
 from arena.web.play import PlayConfig, PlayManager
@@ -137,7 +137,7 @@ def create_app(db_path: str | Path, play: PlayConfig | None = None, query_second
     app = Starlette(
         routes=[*(web_auth.routes(accounts) if accounts is not None else []),
                 *(ladder_admin.routes if accounts is not None else []),
-                *(web_submit.routes + author_pages.routes + web_sprt.routes if uploads is not None else []),
+                *(web_submit.routes + author_pages.routes + sprt_pages.routes if uploads is not None else []),
                 *(play_routes.routes if manager is not None else []),
                 *pages.routes, *rules.routes, Mount("/api", routes=[*api.routes, *replay_routes.routes]),
                 Mount("/static", app=StaticFiles(packages=[("arena.web", "static")]), name="static")],

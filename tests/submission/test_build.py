@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from arena.submission.build import BuildError, BuildLimits, build_bot, build_folder, ensure_built
 from referee.bots import BotSpec, BotSpecError, BotStartError
+from referee.build import BuildError, BuildLimits, build_bot, build_folder, ensure_built
 from referee.match import BotConnection
 from referee.sandbox import SandboxConfig, SandboxMode, bot_nice, bwrap_problem
 

@@ -8,9 +8,9 @@ from types import ModuleType
 
 import pytest
 
-from arena.submission.build import ensure_built
 from engine_arrays import BOT, dp, engine_rules
 from referee.bots import BotSpec
+from referee.build import ensure_built
 from referee.games import make_game
 from referee.games.yahtzee import Reroll, Score, YahtzeeState
 from referee.match import MatchConfig, TimeControl, run_match

@@ -17,7 +17,7 @@ outputs together, and the log kept.  Dependencies cannot be downloaded: they com
 in the upload, or from the host's read-only toolchains.
 
 **The store** (:func:`ensure_built`): outputs live in ``<builds root>/<name>/<content hash>/``,
-where the hash is :func:`arena.submission.archive.content_hash` of the bot's folder (every
+where the hash is :func:`referee.bot_tree.content_hash` of the bot's folder (every
 file, vendored dependencies included), so a changed bot gets a new folder and an unchanged
 one is never rebuilt.  The root is ``$ARENA_BUILDS``, else ``$XDG_CACHE_HOME/arena/builds``,
 else ``~/.cache/arena/builds``.  A build writes into a fresh temporary folder beside its
@@ -49,7 +49,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import BinaryIO, Final
 
-from arena.submission.archive import ArchiveError, content_hash
+from referee.bot_tree import BotTreeError, content_hash
 from referee.bots import BUILD_VARIABLE, BotSpec, die_with_parent, telling_line
 from referee.untrusted import clean
 from referee.sandbox import (Limits, SandboxConfig, SandboxMode, acquire_uid, bwrap_command, executable_prefix,
@@ -244,7 +244,7 @@ def build_folder(spec: BotSpec, root: Path | None = None) -> Path:
     name = _UNSAFE.sub("_", spec.name).lstrip(".") or "bot"
     try:
         digest = content_hash(spec.directory)
-    except (ArchiveError, OSError) as error:
+    except (BotTreeError, OSError) as error:
         raise BuildError(f"bot {spec.name}: cannot hash its folder for the build: {error}") from None
     return (root or builds_root()) / name / digest
 

@@ -1,0 +1,98 @@
+"""League files written by earlier arenas: each opens, migrates to exactly the schema a fresh
+file gets, and keeps every row (issue 34: the league's store creates and migrates every table
+in one place, the accounts, submission and SPRT tables included).
+
+``data/schema11.sql`` is a schema-11 league as arena wrote it at commit a241f8d, before the
+layering change moved those three tables' definitions into :mod:`arena.league.storage`: a
+played Yahtzee tournament, a ladder with a paused status, two users and a web session, two
+submitted versions of one bot made active by the worker, a rating prior for the newer one,
+and its SPRT run with one stored batch (an SQL dump, as ``data/schema3.sql``).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from arena.league.storage import SCHEMA_VERSION, Database
+from arena.runs.ladder_store import entrants, ladders, status
+from arena.submission import accounts
+from arena.submission.sprt_runs import history, run_of
+from arena.submission.submissions import submissions
+
+DATA = Path(__file__).parent / "data"
+
+
+def load(dump: str, path: Path) -> Path:
+    """An SQL dump of ``data/`` as a league file at ``path``."""
+    conn = sqlite3.connect(path)
+    conn.executescript((DATA / dump).read_text(encoding="utf-8"))
+    conn.close()
+    return path
+
+
+def schema(path: Path) -> set[tuple[str, str, str, str | None]]:
+    """Every table, index and their SQL, as SQLite keeps them (the order of creation aside)."""
+    conn = sqlite3.connect(path)
+    try:
+        return set(conn.execute("SELECT type, name, tbl_name, sql FROM sqlite_master"))
+    finally:
+        conn.close()
+
+
+def columns(path: Path) -> dict[str, list[str]]:
+    """Each table's columns."""
+    conn = sqlite3.connect(path)
+    try:
+        tables = [name for (name,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+        return {table: [row[1] for row in conn.execute(f'PRAGMA table_info("{table}")')] for table in tables}
+    finally:
+        conn.close()
+
+
+def rows(path: Path, tables: dict[str, list[str]]) -> dict[str, list[tuple[Any, ...]]]:
+    """Every row of each table, those columns only, sorted (a table without row ids comes in
+    its key's order, another in its row ids')."""
+    conn = sqlite3.connect(path)
+    try:
+        return {table: sorted(conn.execute(f'SELECT {", ".join(names)} FROM "{table}"'), key=repr)
+                for table, names in tables.items()}
+    finally:
+        conn.close()
+
+
+def fresh(tmp_path: Path) -> Path:
+    path = tmp_path / "fresh.db"
+    Database(path).close()
+    return path
+
+
+def test_a_schema_11_league_opens_with_every_row_unchanged_and_the_schema_of_a_fresh_file(tmp_path: Path) -> None:
+    path = load("schema11.sql", tmp_path / "league.db")
+    tables = {table: names for table, names in columns(path).items() if table != "schema_version"}
+    assert {"users", "web_sessions", "bot_names", "submissions", "sprt_runs", "sprt_points"} <= tables.keys()
+    before = rows(path, tables)
+    assert all(before.values())  # a row in every table
+    with Database(path) as db:
+        assert db.schema_version() == SCHEMA_VERSION and db.integrity_problems() == []
+        assert [u.name for u in accounts.users(db)] == ["ann", "root"]
+        assert [(s.id, s.state) for s in submissions(db)] == [(2, "active"), (1, "active")]
+        run = run_of(db, 2)
+        assert run is not None and run.old_submission_id == 1 and run.verdict is None and run.next_pair == 2
+        assert len(history(db, run.id)) == 1
+        ladder = ladders(db)[0]
+        assert len(entrants(db, ladder.id)) == 4 and (found := status(db, ladder.id)) is not None
+        assert found.note == "stopped"
+    assert rows(path, tables) == before
+    assert schema(path) == schema(fresh(tmp_path))
+
+
+@pytest.mark.parametrize("dump", ["schema2.sql", "schema3.sql"])
+def test_an_older_league_migrates_to_exactly_the_schema_of_a_fresh_file(tmp_path: Path, dump: str) -> None:
+    path = load(dump, tmp_path / "league.db")
+    with Database(path) as db:
+        assert db.schema_version() == SCHEMA_VERSION
+    assert schema(path) == schema(fresh(tmp_path))
