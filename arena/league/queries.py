@@ -82,6 +82,12 @@ def players_text(match: MatchRow, labels: dict[int, str]) -> str:
     return ", ".join(parts)
 
 
+def counted(n: int, noun: str, plural: str | None = None) -> str:
+    """``n`` and the noun in agreement, as every count the CLI and the web app print:
+    ``"1 match"``, ``"16 matches"``, ``"1 win"`` (``plural`` when adding "s" is wrong)."""
+    return f"{n} {noun if n == 1 else plural or noun + 's'}"
+
+
 def age_text(seconds: float) -> str:
     """How long ago, as ``arena ladder status`` and the ladder page say it: ``"42 s ago"``,
     ``"5 min ago"``, ``"3 h ago"``."""
