@@ -29,7 +29,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from arena.league.queries import age_text
+from arena.league.queries import age_text, counted
 from arena.submission import author_pages, web_auth, web_sprt, web_submit
 from arena.submission.submissions import remove_stale_staging
 from arena.submission.web_auth import AccountsConfig, AccountsDoor
@@ -73,6 +73,7 @@ def _templates() -> Jinja2Templates:
     env.filters["win_colour"] = win_colour
     env.filters["num"] = lambda value, digits=2: "" if value is None else f"{value:.{digits}f}"
     env.filters["ago"] = lambda seconds: "" if seconds is None else age_text(seconds)
+    env.filters["counted"] = counted
     env.globals["lower_scores_win"] = lower_scores_win
     env.globals.update(web_auth.TEMPLATE_GLOBALS)
     return Jinja2Templates(env=env)
