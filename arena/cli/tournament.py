@@ -327,7 +327,8 @@ def demo(db_path: Path | None, rounds: int, workers: int, seed: int, serve_port:
 
     Bots are kept alive across the matches of a worker to make it quick. With --serve, the
     leaderboards and replays are then served read-only (the temporary database lives until
-    Ctrl-C).
+    Ctrl-C). A --db that already holds tournaments is said so before the demo starts: it
+    adds its own, and the ratings it prints count them all.
     """
     from arena.runs.tournament import TournamentSpec, create_tournament, run_tournament
 
