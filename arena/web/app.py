@@ -33,7 +33,7 @@ from arena.league.queries import age_text, counted
 from arena.submission import author_pages, web_auth, web_sprt, web_submit
 from arena.submission.submissions import remove_stale_staging
 from arena.submission.web_auth import AccountsConfig, AccountsDoor
-from arena.web import api, ladder_admin, pages, play_routes, replay_routes
+from arena.web import api, docs, ladder_admin, pages, play_routes, replay_routes
 from arena.web.charts import win_colour
 from arena.web.data import BadRequest, NotFound, lower_scores_win
 from arena.web.play import PlayConfig, PlayManager
@@ -75,6 +75,7 @@ def _templates() -> Jinja2Templates:
     env.filters["ago"] = lambda seconds: "" if seconds is None else age_text(seconds)
     env.filters["counted"] = counted
     env.globals["lower_scores_win"] = lower_scores_win
+    env.globals["doc_url"] = docs.doc_url
     env.globals.update(web_auth.TEMPLATE_GLOBALS)
     return Jinja2Templates(env=env)
 
@@ -138,7 +139,7 @@ def create_app(db_path: str | Path, play: PlayConfig | None = None, query_second
                 *(ladder_admin.routes if accounts is not None else []),
                 *(web_submit.routes + author_pages.routes + web_sprt.routes if uploads is not None else []),
                 *(play_routes.routes if manager is not None else []),
-                *pages.routes, Mount("/api", routes=[*api.routes, *replay_routes.routes]),
+                *pages.routes, *docs.routes, Mount("/api", routes=[*api.routes, *replay_routes.routes]),
                 Mount("/static", app=StaticFiles(packages=[("arena.web", "static")]), name="static")],
         exception_handlers={NotFound: _not_found, BadRequest: _bad_request, QueryTooSlow: _too_slow,
                             HTTPException: _http_error},

@@ -74,3 +74,20 @@ def test_head_to_head_rows_follow_the_rating_table(client: TestClient, small_db:
     records = json.loads(cli("--format", "json"))
     assert [r["bot"] for r in records] == ["zed@1", "zed@1", "mid@1", "mid@1", "amy@1", "amy@1"]
     assert [r["opponent"] for r in records[:2]] == ["mid@1", "amy@1"]
+
+
+def test_pages_link_the_docs_they_name_and_the_app_serves_them(client: TestClient) -> None:
+    """"docs/ladder.md" was plain text, and the app served no docs (a wheel has no checkout to
+    point at): the link goes to the copy shipped in the package, rendered."""
+    assert '<a href="/docs/ladder.md">docs/ladder.md</a>' in client.get("/ladders").text
+    page = client.get("/docs/ladder.md")
+    assert page.status_code == 200 and "<title>The ladder: a league that never stops · arena</title>" in page.text
+    assert "<h2>Running a ladder</h2>" in page.text and "<table>" in page.text
+    assert client.get("/docs/sprt").status_code == 200
+    rules = client.get("/docs/rules.md").text
+    links = re.findall(r'<a href="(rules/[a-z_]+\.md)">', rules)
+    assert "rules/jass.md" in links  # relative to /docs/: /docs/rules/jass.md
+    jass = client.get("/docs/rules/jass.md")
+    assert jass.status_code == 200 and "Jass" in jass.text
+    for missing in ("/docs/nope.md", "/docs/../README.md", "/docs/%2e%2e/README.md"):
+        assert client.get(missing).status_code == 404, missing
