@@ -9,6 +9,8 @@ import pytest
 
 from arena.web.charts import llr_svg
 
+from .conftest import Server
+
 ROOT = Path(__file__).resolve().parents[2]
 CSS = (ROOT / "arena" / "web" / "static" / "arena.css").read_text(encoding="utf-8")
 
@@ -36,3 +38,29 @@ def test_the_sprt_charts_labels_never_overlap(page, llr: float) -> None:
     assert overlapping(boxes) == []
     width = page.eval_on_selector("svg", "e => e.getBoundingClientRect().right")
     assert all(box[3] <= width for box in boxes), boxes
+
+
+@pytest.fixture(scope="module")
+def games_server(every_game_db: Path):
+    with Server(every_game_db) as running:
+        yield running
+
+
+def phone(browser):
+    """A page 390 px wide, as an iPhone's."""
+    return browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+
+
+def lines_of(page, selector: str) -> dict[str, int]:
+    """Per element matching ``selector``: its text and how many lines it is drawn on."""
+    return dict(page.eval_on_selector_all(selector, "els => els.map(e => [e.textContent, e.getClientRects().length])"))
+
+
+def test_bot_names_do_not_break_at_their_hyphens(games_server, page) -> None:
+    """The Yaniv leaderboard's wide "mean score (lower is better)" column squeezed the bot column
+    until "random-bot-with-a-rather-long-name-1" broke after "random-bot-with-a-"."""
+    for path, selector in (("/", "td.bot a"), ("/games/yaniv/standard", "td.bot a"), ("/matches", "a.player")):
+        page.goto(games_server.url + path)
+        names = lines_of(page, selector)
+        assert any(name.startswith("random-bot-with-a-rather-long-name-1") for name in names), (path, names)
+        assert {name: lines for name, lines in names.items() if lines != 1} == {}, path
