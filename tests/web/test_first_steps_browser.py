@@ -7,7 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from arena.league.storage import Database
 from arena.web.charts import llr_svg
+from referee.games import game_names
 
 from .conftest import Server
 
@@ -64,3 +66,31 @@ def test_bot_names_do_not_break_at_their_hyphens(games_server, page) -> None:
         names = lines_of(page, selector)
         assert any(name.startswith("random-bot-with-a-rather-long-name-1") for name in names), (path, names)
         assert {name: lines for name, lines in names.items() if lines != 1} == {}, path
+
+
+def first_match(db_path: Path, game: str, seats: int | None = None) -> int:
+    with Database(db_path, readonly=True) as db:
+        return next(m.id for m in db.matches(game=game, status="done") if seats in (None, m.num_players))
+
+
+@pytest.mark.parametrize("game, seats", [(game, None) for game in game_names()] + [("yahtzee", 8)])
+def test_the_replay_page_fits_a_phone(games_server, every_game_db, browser, tmp_path, game: str, seats) -> None:
+    """At 390 px the replay page was 570 px wide (the header's links, the seats around a
+    table): nothing may stick out of the page, at the first step or the last."""
+    page = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+    try:
+        page.goto(f"{games_server.url}/matches/{first_match(every_game_db, game, seats)}")
+        page.wait_for_selector("#replay[data-ready='table']")
+        for step in ("first", "last"):
+            if step == "last":
+                page.keyboard.press("End")
+                page.wait_for_selector("#outcome", state="visible")
+            page.screenshot(path=str(tmp_path / f"{game}-{seats}-{step}.png"), full_page=True)
+            wide = page.evaluate("""() => [...document.querySelectorAll('body *')]
+                .filter(e => e.getBoundingClientRect().right > document.documentElement.clientWidth + 0.5
+                             && !e.closest('.board, svg *'))
+                .map(e => e.tagName.toLowerCase() + (e.id ? '#' + e.id : '') + '.' + e.getAttribute('class'))""")
+            assert wide == [], (step, wide)
+            assert page.evaluate("document.documentElement.scrollWidth") <= 390, step
+    finally:
+        page.context.close()
