@@ -106,7 +106,10 @@ def _set_state(bots: tuple[str, ...], ladder_name: str | None, db_path: Path, st
                     raise click.ClickException(str(error)) from None
                 if row.id not in entrants:
                     raise click.ClickException(f"bot {clean(row.label)} is not an entrant of ladder {t.name!r}")
-                ladder_store.set_state(db, t.id, row.id, state, reason)
+                try:
+                    ladder_store.set_state(db, t.id, row.id, state, reason)
+                except ladder_store.EntrantStateError as error:
+                    raise click.ClickException(f"cannot pause {clean(row.label)}: {error}") from None
                 console.print(f"{clean(row.label)}: {state}")
         except _expected() as error:
             raise click.ClickException(str(error)) from None

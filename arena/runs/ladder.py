@@ -386,8 +386,11 @@ class Ladder:
             store.drop_pending(self.db, self.t.id, dropped)
 
     def pause(self, bot_id: int, label: str, reason: str) -> None:
-        store.set_state(self.db, self.t.id, bot_id, "paused", reason)
         self.specs.pop(bot_id, None)
+        try:
+            store.set_state(self.db, self.t.id, bot_id, "paused", reason)
+        except store.EntrantStateError:  # removed meanwhile (`arena ladder remove`): it stays out
+            return
         self.say(f"ladder {self.t.name}: paused {label}: {reason}")
 
     # --- scheduling ----------------------------------------------------------------------------

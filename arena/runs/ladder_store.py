@@ -22,6 +22,9 @@ from arena.league.storage import Database, ScheduledMatch, TournamentRow
 from referee.games import game_class
 
 STATES = ("active", "paused", "removed")
+NEXT_STATES = {"active": ("paused", "removed"), "paused": ("active", "removed"), "removed": ("active",)}
+"""The states an entrant may be set to from each: a removed one is out until it comes back
+(resume, or add); pausing it would put it back in the ladder as if it had been paused."""
 RATE_WINDOW_S = 60.0
 """Matches per minute, the ladder's and each entrant's, count the matches of this last stretch."""
 STALE_S = 10.0
@@ -142,13 +145,27 @@ def add_entrant(db: Database, tid: int, bot_id: int, address: str | None, *,
         return "resumed"
 
 
+class EntrantStateError(ValueError):
+    """A change of state an entrant may not make (:data:`NEXT_STATES`), told in one line."""
+
+
 def set_state(db: Database, tid: int, bot_id: int, state: str, reason: str = "") -> bool:
     """Pause, resume or remove an entrant; ``False`` if it is not an entrant of the ladder.
 
-    Resuming restarts the clock of its fair share (``active_since``)."""
+    Resuming restarts the clock of its fair share (``active_since``).  Setting the state it
+    has again only updates the reason.
+
+    :raises EntrantStateError: for pausing a removed entrant (:data:`NEXT_STATES`).
+    """
     assert state in STATES
     now = time.time()
     with db.transaction():
+        row = db.conn.execute("SELECT state FROM ladder_entrants WHERE tournament_id = ? AND bot_id = ?",
+                              (tid, bot_id)).fetchone()
+        if row is None:
+            return False
+        if state != row[0] and state not in NEXT_STATES[row[0]]:
+            raise EntrantStateError(f"it is {row[0]}: resume it (or add it again) first")
         since = ", active_since = ?" if state == "active" else ""
         params: tuple[Any, ...] = (state, reason[:300], now, *((now,) if state == "active" else ()), tid, bot_id)
         cursor = db.conn.execute(f"UPDATE ladder_entrants SET state = ?, reason = ?, changed_at = ?{since}"

@@ -91,3 +91,40 @@ def test_pages_link_the_docs_they_name_and_the_app_serves_them(client: TestClien
     assert jass.status_code == 200 and "Jass" in jass.text
     for missing in ("/docs/nope.md", "/docs/../README.md", "/docs/%2e%2e/README.md"):
         assert client.get(missing).status_code == 404, missing
+
+
+def test_a_removed_entrant_has_no_pause_button_and_cannot_be_paused(tmp_path: Path) -> None:
+    """The admin's table offered Pause beside a removed entrant, and pausing it put it back
+    in the ladder as paused (then `resume` seated it). A removed entrant only comes back."""
+    from arena.runs.ladder import load_config, open_ladder
+    from arena.submission import accounts
+    from arena.submission.web_auth import AccountsConfig
+    from ladder.helpers import cli, write_config
+    from tournament.helpers import write_bot
+
+    from .conftest import Server
+    from .test_sign_in import Client
+
+    bots = [write_bot(tmp_path / "bots" / name, name) for name in ("ant", "bee")]
+    config = load_config(write_config(tmp_path, bots))
+    db_path = tmp_path / "ladder.db"
+    with Database(db_path) as db:
+        tid = open_ladder(db, config.ladders[0], config)[0].id
+        token = accounts.add_user(db, "alice", admin=True)[1]
+        ant, bee = (db.conn.execute("SELECT id FROM bots WHERE name = ?", (name,)).fetchone()[0]
+                    for name in ("ant", "bee"))
+    assert cli("ladder", "remove", "bee", "--db", str(db_path)).exit_code == 0
+    refused = cli("ladder", "pause", "bee", "--db", str(db_path))
+    assert refused.exit_code == 1 and "cannot pause bee@1.0: it is removed: resume it" in refused.output
+    with Server(db_path, accounts=AccountsConfig()) as server:
+        alice = Client(server)
+        assert alice.sign_in("alice", token)[0] == 303
+        admin = alice.request("GET", f"/ladders/{tid}")[2].split('<section id="admin">', 1)[1]
+        for bot in (ant, bee):
+            actions = [a for a in ("pause", "resume", "remove") if f"/entrants/{bot}/{a}\"" in admin]
+            assert actions == (["pause", "remove"] if bot == ant else ["resume"]), (bot, actions)
+        status, _, body = alice.request("POST", f"/api/ladders/{tid}/entrants/{bee}/pause",
+                                        headers={"Authorization": f"Bearer {token}"})
+        assert status == 409 and "it is removed" in body
+    with Database(db_path, readonly=True) as db:
+        assert db.conn.execute("SELECT state FROM ladder_entrants WHERE bot_id = ?", (bee,)).fetchone()[0] == "removed"
