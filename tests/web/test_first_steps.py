@@ -128,3 +128,30 @@ def test_a_removed_entrant_has_no_pause_button_and_cannot_be_paused(tmp_path: Pa
         assert status == 409 and "it is removed" in body
     with Database(db_path, readonly=True) as db:
         assert db.conn.execute("SELECT state FROM ladder_entrants WHERE bot_id = ?", (bee,)).fetchone()[0] == "removed"
+
+
+def test_the_submissions_api_gives_iso_utc_times_like_the_rest_of_the_api(tmp_path: Path) -> None:
+    """`/api/submissions` gave `created_at` as a Unix float; `/api/tournaments` and the matches
+    give ISO 8601 UTC."""
+    from datetime import datetime, timedelta
+
+    from arena.submission import accounts
+    from arena.submission.archive import pack
+    from arena.submission.submissions import receive
+    from arena.submission.web_auth import AccountsConfig
+    from arena.submission.web_submit import UploadsConfig
+    from submission.test_sprt_runs import new_version
+
+    db_path, data_dir = tmp_path / "arena.db", tmp_path / "arena.db.data"
+    with Database(db_path) as db:
+        token = accounts.add_user(db, "ann")[1]
+        stored, _ = receive(db, data_dir, accounts.user(db, "ann"), pack(new_version(tmp_path / "bot", "anns-bot", "1.0")))
+    with TestClient(create_app(db_path, accounts=AccountsConfig(), uploads=UploadsConfig(data_dir=data_dir))) as client:
+        headers = {"Authorization": f"Bearer {token}"}
+        listed = client.get("/api/submissions", headers=headers).json()["submissions"]
+        one = client.get(f"/api/submissions/{stored.id}", headers=headers).json()
+    for answer in (listed[0], one):
+        for key, stamp in (("created_at", stored.created_at), ("changed_at", stored.changed_at)):
+            when = datetime.fromisoformat(answer[key])
+            assert when.utcoffset() == timedelta(0) and answer[key].endswith("+00:00"), answer
+            assert abs(when.timestamp() - stamp) < 1
