@@ -13,7 +13,7 @@ from __future__ import annotations
 import functools
 import re
 
-from markdown_it import MarkdownIt
+from markdown_it import MarkdownIt  # rich's Markdown parser: installed with rich, a dependency
 from markupsafe import Markup
 from starlette.requests import Request
 from starlette.responses import Response
