@@ -212,7 +212,8 @@ def test_one_process_runs_several_ladders(tmp_path: Path) -> None:
     try:
         wait_until(lambda: query(db, "SELECT COUNT(DISTINCT game) FROM matches WHERE status = 'done'") == [(2,)],
                    process, "both ladders played")
-        assert "say which with --ladder ('dice', 'cards')" in cli("ladder", "status", "--db", str(db)).output
+        both = cli("ladder", "status", "--db", str(db)).output  # every ladder, without --ladder
+        assert "ladder dice (id 1, " in both and "ladder cards (id 2, " in both
         cards = json.loads(cli("ladder", "status", "--ladder", "cards", "--format", "json", "--db", str(db)).output)
         assert cards["running"] and cards["game"] == "gin_rummy" and cards["matches_done"] >= 1
     finally:
