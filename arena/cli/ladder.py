@@ -201,6 +201,15 @@ def _status(db: Database, t: TournamentRow, now: float, ratings: dict[int, tuple
     return {**head, "entrants": rows}
 
 
+def _more_entrants_hint(status: dict[str, Any], db_path: Path) -> str:
+    """How to give a waiting ladder the entrants it needs: resume a paused one, or add one."""
+    if not status["note"].startswith("waiting"):
+        return ""
+    paused = [e["bot"] for e in status["entrants"] if e["state"] == "paused"]
+    words = ("resume", paused[0]) if paused else ("add", "BOT")
+    return f"; `{arena_hint('ladder', *words, '--ladder', status['ladder'], '--db', db_path)}`"
+
+
 def _print_status(status: dict[str, Any], fmt: str, db_path: Path) -> None:
     """One ladder's status as a table (or Markdown): a head line, why it waits, its entrants."""
     from arena.league.queries import counted
@@ -212,8 +221,6 @@ def _print_status(status: dict[str, Any], fmt: str, db_path: Path) -> None:
                       f"{state}; {counted(status['matches_done'], 'match', 'matches')} played, "
                       f"{status['matches_failed']} failed")
         if status["note"]:
-            hint = (f"; `{arena_hint('ladder', 'add', 'BOT', '--ladder', status['ladder'], '--db', db_path)}` "
-                    f"enters one" if status["note"].startswith("waiting") else "")
-            console.print(f"{clean(status['note'])}{hint}", style="bold")
+            console.print(f"{clean(status['note'])}{_more_entrants_hint(status, db_path)}", style="bold")
     emit(STATUS_COLUMNS, status["entrants"], fmt, title=status["ladder"] if fmt == "markdown" else "",
          empty="no entrants yet: `arena ladder add BOT`")

@@ -277,8 +277,8 @@ def test_a_ladder_whose_entrants_cannot_fill_a_table_says_so(tmp_path: Path) -> 
     assert json.loads(cli("ladder", "status", "--ladder", "cards", "--format", "json",
                           "--db", str(path)).output)["note"] == waiting
     assert cli("ladder", "pause", "ant", "--ladder", "dice", "--db", str(path)).exit_code == 0
-    assert "waiting: needs at least 2 active entrants, has 1" in cli(
-        "ladder", "status", "--ladder", "dice", "--db", str(path)).output
+    dice = cli("ladder", "status", "--ladder", "dice", "--db", str(path)).output
+    assert "waiting: needs at least 2 active entrants, has 1" in dice and "ladder resume ant@1.0 --ladder dice" in dice
     with TestClient(create_app(path)) as client:
         assert client.get("/api/ladders/2").json()["note"] == waiting
         assert f'<p id="note" class="ladder-note">{waiting}</p>' in client.get("/ladders/2").text
