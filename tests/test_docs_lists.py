@@ -67,3 +67,41 @@ def test_protocol_md_shows_the_exchanges_the_example_script_prints() -> None:
     excerpt = [next(line.strip() for line in late if line.startswith("  text: ")),
                next(line for line in late if line.startswith("# the whole list"))]
     assert "```text\n" + "\n".join(excerpt) + "\n```" in page
+
+
+OUTPUT_OPTIONS = {"--db", "--to", "--log-out", "--out", "--config", "--play-db"}
+"""The options by which a command the docs show writes (or, for --config, reads a file the reader writes)."""
+
+
+def files_the_docs_write() -> set[str]:
+    """Every relative path the README's and docs' ``arena`` commands write: databases,
+    records, configs, starter kits, folders of .proto files (placeholders left out)."""
+    from test_docs_hosting import arena_commands
+
+    found = set()
+    for page in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]:
+        for words in arena_commands(page.read_text(encoding="utf-8")):
+            named = [after for option, after in zip(words, words[1:]) if option in OUTPUT_OPTIONS]
+            if words[0] == "new-bot" and len(words) > 1:
+                named.append(words[1])
+            found.update(path for path in named if re.fullmatch(r"[a-z0-9_][a-z0-9_.-]*", path))
+    return found
+
+
+def test_gitignore_covers_every_file_the_docs_write() -> None:
+    """Issue 34: following the README in a checkout left SQLite's -wal and -shm files, the
+    uploads' .data folders and the examples' outputs as untracked files."""
+    files = files_the_docs_write()
+    assert {"league.db", "ladder.db", "match.json", "mybot", "protos", "ladder.toml"} <= files, files
+    paths = []
+    for name in sorted(files):
+        if name.endswith(".db"):
+            paths += [name, f"{name}-wal", f"{name}-shm", f"{name}.data/uploads/x.tar.gz"]
+        elif "." in name:
+            paths.append(name)
+        else:  # a folder: a kit, the .proto files
+            paths.append(f"{name}/bot.py")
+    result = subprocess.run(["git", "check-ignore", "--no-index", "--verbose", "--non-matching", *paths],
+                            cwd=ROOT, capture_output=True, text=True)
+    assert result.returncode in (0, 1), result.stderr
+    assert [line.split("\t")[1] for line in result.stdout.splitlines() if line.startswith("::")] == []

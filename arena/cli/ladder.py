@@ -9,10 +9,12 @@ from __future__ import annotations
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import click
 
 from arena.cli.common import check_database_path, db_option, make_executor_factory, open_db
+from arena.cli.hints import arena_hint
 from arena.cli.output import Column, console, emit, format_option
 from arena.cli.tournament import _expected
 from arena.league.storage import Database, TournamentRow
@@ -104,7 +106,10 @@ def _set_state(bots: tuple[str, ...], ladder_name: str | None, db_path: Path, st
                     raise click.ClickException(str(error)) from None
                 if row.id not in entrants:
                     raise click.ClickException(f"bot {clean(row.label)} is not an entrant of ladder {t.name!r}")
-                ladder_store.set_state(db, t.id, row.id, state, reason)
+                try:
+                    ladder_store.set_state(db, t.id, row.id, state, reason)
+                except ladder_store.EntrantStateError as error:
+                    raise click.ClickException(f"cannot pause {clean(row.label)}: {error}") from None
                 console.print(f"{clean(row.label)}: {state}")
         except _expected() as error:
             raise click.ClickException(str(error)) from None
@@ -149,33 +154,73 @@ STATUS_COLUMNS = [Column("bot"), Column("state"), Column("matches"), Column("per
 @db_option
 def status_command(ladder_name: str | None, fmt: str, db_path: Path) -> None:
     """What a ladder is doing: running or not, matches per minute and in flight, each entrant's
-    matches, matches per minute, last match, state and why it is paused."""
+    matches, matches per minute, last match, state and why it is paused; why it waits, if
+    it has too few active entrants for a table.
+
+    Without --ladder, every ladder of the database, one after the other (json: an array of
+    them when there are several; csv: a first column "ladder").
+    """
     import json
 
-    from arena.league.queries import age_text
     from arena.league.ratings import current_ratings
     from arena.runs import ladder_store
-    from arena.runs.tournament import runner_alive
 
     with open_db(db_path, readonly=True) as db:
         try:
-            t = _find(db, ladder_name)
+            chosen = [_find(db, ladder_name)] if ladder_name is not None or len(ladder_store.ladders(db)) < 2 \
+                else ladder_store.ladders(db)
         except _expected() as error:
             raise click.ClickException(str(error)) from None
         now = time.time()
-        head = ladder_store.overview(db, t, now=now, alive=runner_alive,
-                                     ratings=current_ratings(db, t.game, t.variant))
-        rows = [{**{k: v for k, v in e.items() if k not in ("bot_id", "last_match_at")},
-                 "last_match": None if e["last_match_at"] is None else age_text(now - e["last_match_at"])}
-                for e in head.pop("entrants")]
-        counts = {"done": head["matches_done"], "failed": head["matches_failed"]}
-        if fmt == "json":
-            click.echo(json.dumps({**head, "entrants": rows}, indent=1))
-            return
-        if fmt == "table":
-            state = (f"running in process {head['pid']}: {head['matches_per_minute']:.1f} matches/min, "
-                     f"{head['in_flight']} in flight" + (f" ({head['note']})" if head["note"] else "")
-                     if head["running"] else "not running")
-            console.print(f"ladder {clean(t.name)} (id {t.id}, {t.game} {t.variant}): {state}; "
-                          f"{counts['done']} matches played, {counts['failed']} failed")
-        emit(STATUS_COLUMNS, rows, fmt, empty="no entrants yet: `arena ladder add BOT`")
+        statuses = [_status(db, t, now, current_ratings(db, t.game, t.variant)) for t in chosen]
+    if fmt == "json":
+        click.echo(json.dumps(statuses[0] if len(statuses) == 1 else statuses, indent=1))
+        return
+    if fmt == "csv":
+        several = len(statuses) > 1
+        columns = [Column("ladder")] * several + STATUS_COLUMNS
+        emit(columns, [{"ladder": status["ladder"], **row} for status in statuses for row in status["entrants"]],
+             fmt)
+        return
+    for index, status in enumerate(statuses):
+        if index:
+            console.print()
+        _print_status(status, fmt, db_path)
+
+
+def _status(db: Database, t: TournamentRow, now: float, ratings: dict[int, tuple[float, float]]) -> dict[str, Any]:
+    """One ladder's status as ``--format json`` prints it."""
+    from arena.league.queries import age_text
+    from arena.runs import ladder_store
+    from arena.runs.tournament import runner_alive
+
+    head = ladder_store.overview(db, t, now=now, alive=runner_alive, ratings=ratings)
+    rows = [{**{k: v for k, v in e.items() if k not in ("bot_id", "last_match_at")},
+             "last_match": None if e["last_match_at"] is None else age_text(now - e["last_match_at"])}
+            for e in head.pop("entrants")]
+    return {**head, "entrants": rows}
+
+
+def _more_entrants_hint(status: dict[str, Any], db_path: Path) -> str:
+    """How to give a waiting ladder the entrants it needs: resume a paused one, or add one."""
+    if not status["note"].startswith("waiting"):
+        return ""
+    paused = [e["bot"] for e in status["entrants"] if e["state"] == "paused"]
+    words = ("resume", paused[0]) if paused else ("add", "BOT")
+    return f"; `{arena_hint('ladder', *words, '--ladder', status['ladder'], '--db', db_path)}`"
+
+
+def _print_status(status: dict[str, Any], fmt: str, db_path: Path) -> None:
+    """One ladder's status as a table (or Markdown): a head line, why it waits, its entrants."""
+    from arena.league.queries import counted
+
+    if fmt == "table":
+        state = (f"running in process {status['pid']}: {status['matches_per_minute']:.1f} matches/min, "
+                 f"{status['in_flight']} in flight" if status["running"] else "not running")
+        console.print(f"ladder {clean(status['ladder'])} (id {status['id']}, {status['game']} {status['variant']}): "
+                      f"{state}; {counted(status['matches_done'], 'match', 'matches')} played, "
+                      f"{status['matches_failed']} failed")
+        if status["note"]:
+            console.print(f"{clean(status['note'])}{_more_entrants_hint(status, db_path)}", style="bold")
+    emit(STATUS_COLUMNS, status["entrants"], fmt, title=status["ladder"] if fmt == "markdown" else "",
+         empty="no entrants yet: `arena ladder add BOT`")

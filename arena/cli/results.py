@@ -78,7 +78,8 @@ def ratings(game: str, variant: str | None, fmt: str, recompute: bool, db_path: 
 def h2h(game: str, variant: str | None, fmt: str, db_path: Path) -> None:
     """Head-to-head: each row bot's mean result against each column bot (1 above, 0.5 tied, 0 below).
 
-    Tables show the matrix; json and csv give one record per ordered pair of bots.
+    Bots in the rating table's order, best first. Tables show the matrix; json and csv give
+    one record per ordered pair of bots, in the same order.
     """
     variant = check_game(game, variant)
     with open_db(db_path, readonly=True) as db:
@@ -88,9 +89,8 @@ def h2h(game: str, variant: str | None, fmt: str, db_path: Path) -> None:
     labels = {bot.id: bot.label for bot in matrix.bots}
     if fmt in ("json", "csv"):
         emit([Column("bot"), Column("opponent"), Column("matches"), Column("result")],
-             [{"bot": labels[a], "opponent": labels[b], "matches": n, "result": round(result, 4)}
-              for (a, b), (n, result) in sorted(cells.items(),
-                                                key=lambda item: (labels[item[0][0]], labels[item[0][1]]))], fmt)
+             [{"bot": labels[a], "opponent": labels[b], "matches": cells[a, b][0], "result": round(cells[a, b][1], 4)}
+              for a in ids for b in ids if (a, b) in cells], fmt)
         return
     if not cells:
         console.print(f"no played {game} ({variant}) matches in {db_path}")

@@ -28,6 +28,7 @@ from arena.cli.hints import arena_hint
 from arena.cli.output import Column, console, emit, format_option
 from arena.runs.progress import progress_display
 from arena.cli.results import print_ratings
+from arena.league.queries import counted
 from arena.league.storage import BotRow, Database, StorageError
 from arena.resources import random_bot_copies, sample_bots_dir
 from referee.bots import BotSpec, resolve_bot
@@ -165,8 +166,8 @@ def run_command(game: str, variant: str | None, settings: tuple[str, ...], bots:
                                   f"you run is the changed one, enter its folder with --dev or a new version")
             total = sum(db.match_counts(tid).values())
             console.print(f"tournament {tid}: {t.game} ({t.variant}), {len(specs)} bots, {t.options['format']}, "
-                          f"duplicate deals {'on' if t.duplicate else 'off'}, seed {t.seed}: {total} matches "
-                          f"on {min(workers, total)} worker(s); database {db_path}")
+                          f"duplicate deals {'on' if t.duplicate else 'off'}, seed {t.seed}: {counted(total, 'match', 'matches')} "
+                          f"on {counted(min(workers, total), 'worker')}; database {db_path}")
             summary = run_tournament(db, tid, workers=workers, keep_alive=keep_alive,
                                      progress=None if quiet else progress_display(f"{t.game} ({t.variant})"),
                                      executor_factory=executor_factory)
@@ -278,7 +279,7 @@ def delete_command(tournament_id: int, yes: bool, db_path: Path) -> None:
             if not yes:
                 if not sys.stdin.isatty():
                     raise click.ClickException("not deleting without confirmation: run it in a terminal or add --yes")
-                click.confirm(f"delete tournament {tournament_id} ({t.game} {t.variant}, {total} matches) from "
+                click.confirm(f"delete tournament {tournament_id} ({t.game} {t.variant}, {counted(total, 'match', 'matches')}) from "
                               f"{db_path}?", abort=True)
             deleted = delete_tournament(db, tournament_id)
         except _expected() as error:
@@ -326,7 +327,8 @@ def demo(db_path: Path | None, rounds: int, workers: int, seed: int, serve_port:
 
     Bots are kept alive across the matches of a worker to make it quick. With --serve, the
     leaderboards and replays are then served read-only (the temporary database lives until
-    Ctrl-C).
+    Ctrl-C). A --db that already holds tournaments is said so before the demo starts: it
+    adds its own, and the ratings it prints count them all.
     """
     from arena.runs.tournament import TournamentSpec, create_tournament, run_tournament
 
@@ -339,19 +341,24 @@ def demo(db_path: Path | None, rounds: int, workers: int, seed: int, serve_port:
         path = db_path or Path(folder) / "demo.db"
         try:
             with Database(path) as db:
+                held = len(db.tournaments())
+                if held:
+                    console.print(f"{path} already holds {counted(held, 'tournament')}; the demo adds its own, "
+                                  f"and the ratings it prints count them all")
                 for game in game_names():
                     specs = _demo_bots(game, Path(folder))
                     cls = game_class(game)
                     needed = len(cls.teams) if cls.teams else cls.min_players  # bots may fill their team
                     if len(specs) < max(2, needed):
-                        console.print(f"{game}: only {len(specs)} sample bot(s) play it; skipped")
+                        console.print(f"{game}: only {counted(len(specs), 'sample bot')} "
+                                      f"play{'s' if len(specs) == 1 else ''} it; skipped")
                         continue
                     tid = create_tournament(db, TournamentSpec(game=game, bots=tuple(specs), rounds=rounds, seed=seed,
                                                                keep_alive=True, name=f"demo {game}"))
                     total = sum(db.match_counts(tid).values())
                     console.print()
                     console.print(game, style="bold", end="")
-                    console.print(f": {', '.join(s.label for s in specs)}; {total} matches")
+                    console.print(f": {', '.join(s.label for s in specs)}; {counted(total, 'match', 'matches')}")
                     summary = run_tournament(db, tid, workers=workers, progress=progress_display(game))
                     if summary.interrupted:
                         console.print("interrupted")
@@ -370,7 +377,12 @@ def demo(db_path: Path | None, rounds: int, workers: int, seed: int, serve_port:
                 serve(path, port=serve_port, announce=console.print)
             except (StorageError, ListenError) as error:
                 raise click.ClickException(str(error)) from None
-    console.print(f"results kept in {db_path}" if db_path else "temporary database removed")
+    if db_path is None:
+        console.print("temporary database removed; keep one with --db FILE, or serve it at the end with --serve")
+    elif serve_port is None:
+        console.print(f"results kept in {db_path}; serve them with `{arena_hint('serve', '--db', db_path)}`")
+    else:
+        console.print(f"results kept in {db_path}")
 
 
 def _demo_bots(game: str, folder: Path) -> list[BotSpec]:

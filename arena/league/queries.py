@@ -37,14 +37,19 @@ class Matrix:
     """Head-to-head results: ``cells[a, b]`` is bot ``a``'s mean result against bot ``b``."""
 
     bots: list[BotRow]
-    """Every bot that met another, by label."""
+    """Every bot that met another, in the rating table's order (best first)."""
     cells: dict[tuple[int, int], tuple[int, float]]
     """``(bot id, bot id) -> (matches, mean result)`` (1 ranked above, 0.5 tied, 0 below)."""
 
 
-def h2h_matrix(db: Database, game: str, variant: str) -> Matrix:
+def h2h_matrix(db: Database, game: str, variant: str, table: list[RatingRow] | None = None) -> Matrix:
+    """The head-to-head results of ``game``'s ``variant``, its bots in the order of ``table``
+    (the rating table; computed if not given), so the matrix reads as the leaderboard does."""
     cells = head_to_head(db, game, variant)
-    bots = sorted((db.bot(b) for b in {a for a, _ in cells}), key=lambda bot: bot.label)
+    order = {row.bot_id: rank for rank, row in enumerate(table if table is not None
+                                                           else current_table(db, game, variant))}
+    bots = sorted((db.bot(b) for b in {a for a, _ in cells}),
+                  key=lambda bot: (order.get(bot.id, len(order)), bot.label))
     return Matrix(bots, {pair: (cell.matches, cell.result) for pair, cell in cells.items()})
 
 
@@ -80,6 +85,12 @@ def players_text(match: MatchRow, labels: dict[int, str]) -> str:
             text += f" #{match.ranking[seat] + 1}"
         parts.append(text)
     return ", ".join(parts)
+
+
+def counted(n: int, noun: str, plural: str | None = None) -> str:
+    """``n`` and the noun in agreement, as every count the CLI and the web app print:
+    ``"1 match"``, ``"16 matches"``, ``"1 win"`` (``plural`` when adding "s" is wrong)."""
+    return f"{n} {noun if n == 1 else plural or noun + 's'}"
 
 
 def age_text(seconds: float) -> str:

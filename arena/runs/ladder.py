@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.executors import Executor, JobResult, MatchJob
+from arena.league.queries import counted
 from arena.league.ratings import MU, SIGMA, current_ratings, update_ratings
 from arena.league.storage import BotRow, Database, ScheduledMatch, TournamentRow
 from arena.runs import ladder_store as store
@@ -389,8 +390,11 @@ class Ladder:
             store.drop_pending(self.db, self.t.id, dropped)
 
     def pause(self, bot_id: int, label: str, reason: str) -> None:
-        store.set_state(self.db, self.t.id, bot_id, "paused", reason)
         self.specs.pop(bot_id, None)
+        try:
+            store.set_state(self.db, self.t.id, bot_id, "paused", reason)
+        except store.EntrantStateError:  # removed meanwhile (`arena ladder remove`): it stays out
+            return
         self.say(f"ladder {self.t.name}: paused {label}: {reason}")
 
     # --- scheduling ----------------------------------------------------------------------------
@@ -403,11 +407,8 @@ class Ladder:
     def _schedule(self) -> None:
         low, high = self.seats
         n = len(self.active)
-        need = len(self.cls.teams) if self.cls.teams else low  # team games seat a bot twice when short
-        if n < need:
-            self.waiting = f"waiting for entrants: {n} active, a table needs {need}"
+        if not self.can_seat():
             return
-        self.waiting = ""
         size_rng = random.Random(f"ladder-size:{self.t.seed}:{self.number}")
         size = size_rng.randint(low, min(high, n)) if not self.cls.teams and self.cls.max_players > 2 else None
         ratings = current_ratings(self.db, self.t.game, self.t.variant)  # a new version: its prior
@@ -420,7 +421,7 @@ class Ladder:
             chosen = next_set(entrants, fmt, now=now, seed=self.t.seed, number=self.number, policy=self.policy,
                               before=self.before)
         except ScheduleError as error:
-            self.waiting = f"cannot schedule: {error}"
+            self._wait(f"cannot schedule: {error}")
             return
         matches = [ScheduledMatch(tuple(seats), chosen.seed % SEED_LIMIT, self.number, self.number, rotation)
                    for rotation, seats in enumerate(chosen.seatings)]
@@ -439,6 +440,18 @@ class Ladder:
                                       sandbox=self.sandbox),
                 tuple(self.specs[b][0] for b in match.seats), tuple(self.specs[b][1] for b in match.seats), 1,
                 self.requested))
+
+    def can_seat(self) -> bool:
+        """Whether the active entrants fill a table; if not, say why (once)."""
+        self._wait(store.waiting_note(store.table_needs(self.t), len(self.active)))
+        return not self.waiting
+
+    def _wait(self, why: str) -> None:
+        """Note why the ladder plays nothing (``""``: it plays), and say so when that changes:
+        a ladder that idles says why on stdout, not only in ``status``."""
+        if why != self.waiting:
+            self.say(f"ladder {self.t.name}: {why or 'playing'}")
+        self.waiting = why
 
     # --- results -------------------------------------------------------------------------------
     def results(self, results: Sequence[JobResult], stored: set[int]) -> None:
@@ -581,17 +594,18 @@ def run_ladders(db: Database, config: ServiceConfig, make_executor: Callable[[],
         ladder.refresh()
         ladders.append(ladder)
         say(f"ladder {tournament.name!r} ({tournament.game}, {tournament.variant}): "
-            f"{'created' if created else 'resumed'}, {len(ladder.active)} active entrant(s)"
-            + (f"; {dropped[tournament.name]} unfinished match(es) of the last run dropped"
-               if dropped[tournament.name] else ""))
+            f"{'created' if created else 'resumed'}, {counted(len(ladder.active), 'active entrant')}"
+            + (f"; {counted(dropped[tournament.name], 'unfinished match', 'unfinished matches')} of the last run"
+               " dropped" if dropped[tournament.name] else ""))
+        ladder.can_seat()  # too few entrants for a table: said now, not only in `status`
     service = LadderService(db, ladders)
     run = ServiceRun(RunSummary(0, 0, 0), dropped)
     start = time.monotonic()
     try:
         service.write_status(os.getpid())
         run_loop(db, service, run.summary, make_executor, grace=config.stop_grace,
-                 on_stopping=lambda n: say(f"stopping: waiting up to {config.stop_grace:g} s for {n} running "
-                                           f"match(es)"))
+                 on_stopping=lambda n: say(f"stopping: waiting up to {config.stop_grace:g} s for "
+                                           f"{counted(n, 'running match', 'running matches')}"))
     finally:
         run.summary.elapsed_s = time.monotonic() - start
         for ladder in ladders:

@@ -19,8 +19,12 @@ from typing import Any
 
 from arena.league.ratings import Rated, store_prior
 from arena.league.storage import Database, ScheduledMatch, TournamentRow
+from referee.games import game_class
 
 STATES = ("active", "paused", "removed")
+NEXT_STATES = {"active": ("paused", "removed"), "paused": ("active", "removed"), "removed": ("active",)}
+"""The states an entrant may be set to from each: a removed one is out until it comes back
+(resume, or add); pausing it would put it back in the ladder as if it had been paused."""
 RATE_WINDOW_S = 60.0
 """Matches per minute, the ladder's and each entrant's, count the matches of this last stretch."""
 STALE_S = 10.0
@@ -57,11 +61,26 @@ class StatusRow:
     in_flight: int
     per_minute: float
     note: str
-    """Why it plays nothing, if it does not (too few active entrants), else empty."""
+    """Why it plays nothing, if it does not (too few active entrants, or a schedule it cannot
+    make), else empty."""
 
 
 def is_ladder(tournament: TournamentRow) -> bool:
     return tournament.options.get("kind") == "ladder"
+
+
+def table_needs(t: TournamentRow) -> int:
+    """How many active entrants ladder ``t`` needs to seat a table: its fewest seats (the
+    config's ``seats``), or one bot per team in a team game (a bot then fills its team)."""
+    cls = game_class(t.game)
+    if cls.teams:
+        return len(cls.teams)
+    return int(t.options.get("seats", [cls.min_players])[0])
+
+
+def waiting_note(needed: int, active: int) -> str:
+    """Why a ladder plays nothing with ``active`` active entrants, or ``""`` if it can play."""
+    return f"waiting: needs at least {needed} active entrants, has {active}" if active < needed else ""
 
 
 def ladders(db: Database) -> list[TournamentRow]:
@@ -126,13 +145,27 @@ def add_entrant(db: Database, tid: int, bot_id: int, address: str | None, *,
         return "resumed"
 
 
+class EntrantStateError(ValueError):
+    """A change of state an entrant may not make (:data:`NEXT_STATES`), told in one line."""
+
+
 def set_state(db: Database, tid: int, bot_id: int, state: str, reason: str = "") -> bool:
     """Pause, resume or remove an entrant; ``False`` if it is not an entrant of the ladder.
 
-    Resuming restarts the clock of its fair share (``active_since``)."""
+    Resuming restarts the clock of its fair share (``active_since``).  Setting the state it
+    has again only updates the reason.
+
+    :raises EntrantStateError: for pausing a removed entrant (:data:`NEXT_STATES`).
+    """
     assert state in STATES
     now = time.time()
     with db.transaction():
+        row = db.conn.execute("SELECT state FROM ladder_entrants WHERE tournament_id = ? AND bot_id = ?",
+                              (tid, bot_id)).fetchone()
+        if row is None:
+            return False
+        if state != row[0] and state not in NEXT_STATES[row[0]]:
+            raise EntrantStateError(f"it is {row[0]}: resume it (or add it again) first")
         since = ", active_since = ?" if state == "active" else ""
         params: tuple[Any, ...] = (state, reason[:300], now, *((now,) if state == "active" else ()), tid, bot_id)
         cursor = db.conn.execute(f"UPDATE ladder_entrants SET state = ?, reason = ?, changed_at = ?{since}"
@@ -247,7 +280,8 @@ def is_running(row: StatusRow | None, now: float, alive: Callable[[int], bool] |
 def head(db: Database, t: TournamentRow, *, now: float, alive: Callable[[int], bool] | None = None) -> dict[str, Any]:
     """A ladder's name and game, what its running process last said (if one runs:
     :func:`is_running`, with ``alive``) and its matches played and failed: a status row and
-    running totals."""
+    running totals.  ``note`` says why it plays nothing: too few active entrants for a table
+    (:func:`waiting_note`, whether a process runs it or not), else the process's own note."""
     return _head(db, t, status(db, t.id), now, alive)
 
 
@@ -255,12 +289,14 @@ def _head(db: Database, t: TournamentRow, row: StatusRow | None, now: float,
           alive: Callable[[int], bool] | None) -> dict[str, Any]:
     on = is_running(row, now, alive)
     counts = db.match_counts(t.id)
+    waiting = waiting_note(table_needs(t), state_counts(db, t.id)["active"])
     return {"ladder": t.name, "id": t.id, "game": t.game, "variant": t.variant, "running": on,
             "pid": row.pid if on and row else None,
             "matches_per_minute": round(row.per_minute, 2) if on and row else 0.0,
             "in_flight": row.in_flight if on and row else 0,
             "heartbeat_age_s": round(now - row.heartbeat, 1) if on and row and row.heartbeat else None,
-            "note": row.note if on and row else "", "matches_done": counts["done"], "matches_failed": counts["failed"]}
+            "note": waiting or (row.note if on and row else ""),
+            "matches_done": counts["done"], "matches_failed": counts["failed"]}
 
 
 def state_counts(db: Database, tid: int) -> dict[str, int]:

@@ -53,6 +53,7 @@ import trueskill
 from arena.authoring.check_bot import CheckReport, check_bot
 from arena.executors import MatchJob, play_job
 from arena.executors.keeper import BotKeeper
+from arena.league.queries import counted
 from arena.league.ratings import DEFAULT_START, plan_ratings, starting_rating, stored_priors, widened
 from arena.league.storage import BotConflictError, Database, TournamentRow
 from arena.resources import random_bot_dir
@@ -225,7 +226,8 @@ def _ladder(db: Database, name: str) -> TournamentRow | None:
 def _check_text(report: CheckReport) -> str:
     lines = [f"bot: {report.bot}", f"identity: {report.identity}"]
     for game in report.games:
-        lines.append(f"{game.game}: {game.matches} matches, {game.decisions} decisions, median {game.median_ms:.1f} ms,"
+        lines.append(f"{game.game}: {counted(game.matches, 'match', 'matches')}, {counted(game.decisions, 'decision')},"
+                     f" median {game.median_ms:.1f} ms,"
                      f" p99 {game.percentile(0.99):.1f} ms, bank used {game.bank_used_s:.2f} s")
         lines += [f"FAIL: {game.game}: match aborted: {problem}" for problem in game.aborted]
         lines += [f"FAIL: {game.game}: {fault.kind.value}: {fault.detail}" for fault in game.faults]

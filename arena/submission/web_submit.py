@@ -22,6 +22,7 @@ import email.parser
 import email.policy
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
@@ -127,7 +128,14 @@ async def upload(request: Request) -> Response:
         raise HTTPException(409, str(error)) from None
     except (ArchiveError, SubmissionError) as error:
         raise HTTPException(400, str(error)) from None
-    return JSONResponse({**found.as_json(), "new": new}, status_code=201 if new else 200)
+    return JSONResponse({**submission_json(found), "new": new}, status_code=201 if new else 200)
+
+
+def submission_json(found: Submission) -> dict[str, Any]:
+    """A submission as the API gives it: its times in ISO 8601 UTC, as the rest of the API's."""
+    from arena.web.data import iso_time  # here: arena.web (its app) imports this module
+
+    return {**found.as_json(), "created_at": iso_time(found.created_at), "changed_at": iso_time(found.changed_at)}
 
 
 def listing(request: Request) -> Response:
@@ -136,7 +144,7 @@ def listing(request: Request) -> Response:
     user = bearer_user(request)
     with door.connect() as db:
         found = submissions(db, None if user.admin else user)
-    return JSONResponse({"submissions": [s.as_json() for s in found]})
+    return JSONResponse({"submissions": [submission_json(s) for s in found]})
 
 
 def one(request: Request) -> Response:
@@ -147,7 +155,7 @@ def one(request: Request) -> Response:
         found = submission(db, request.path_params["submission_id"], user)
     if found is None:
         raise HTTPException(404, "no such submission")
-    return JSONResponse(found.as_json())
+    return JSONResponse(submission_json(found))
 
 
 def log(request: Request) -> Response:

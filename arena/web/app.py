@@ -29,11 +29,11 @@ from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from arena.league.queries import age_text
+from arena.league.queries import age_text, counted
 from arena.submission import web_auth, web_submit
 from arena.submission.submissions import remove_stale_staging
 from arena.submission.web_auth import AccountsConfig, AccountsDoor
-from arena.web import api, author_pages, ladder_admin, pages, play_routes, replay_routes, rules, sprt_pages
+from arena.web import api, author_pages, docs, ladder_admin, pages, play_routes, replay_routes, rules, sprt_pages
 from arena.web.charts import win_colour
 from arena.web.data import BadRequest, NotFound, lower_scores_win
 from arena.web.play import PlayConfig, PlayManager
@@ -74,8 +74,10 @@ def _templates() -> Jinja2Templates:
     env.filters["win_colour"] = win_colour
     env.filters["num"] = lambda value, digits=2: "" if value is None else f"{value:.{digits}f}"
     env.filters["ago"] = lambda seconds: "" if seconds is None else age_text(seconds)
+    env.filters["counted"] = counted
     env.globals["lower_scores_win"] = lower_scores_win
     env.globals["teams_of"] = teams_of
+    env.globals["doc_url"] = docs.doc_url
     env.globals.update(web_auth.TEMPLATE_GLOBALS)
     return Jinja2Templates(env=env)
 
@@ -139,7 +141,7 @@ def create_app(db_path: str | Path, play: PlayConfig | None = None, query_second
                 *(ladder_admin.routes if accounts is not None else []),
                 *(web_submit.routes + author_pages.routes + sprt_pages.routes if uploads is not None else []),
                 *(play_routes.routes if manager is not None else []),
-                *pages.routes, *rules.routes, Mount("/api", routes=[*api.routes, *replay_routes.routes]),
+                *pages.routes, *rules.routes, *docs.routes, Mount("/api", routes=[*api.routes, *replay_routes.routes]),
                 Mount("/static", app=StaticFiles(packages=[("arena.web", "static")]), name="static")],
         exception_handlers={NotFound: _not_found, BadRequest: _bad_request, QueryTooSlow: _too_slow,
                             HTTPException: _http_error},

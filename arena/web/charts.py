@@ -90,12 +90,14 @@ def llr_svg(points: Sequence[tuple[int, float]], lower: float, upper: float, tit
     """An SPRT's log-likelihood ratio over the pairs counted (``points``: ``(pairs, llr)`` after
     each stored batch, from 0 at 0 pairs), between its two bounds drawn as dashed lines: the
     run says "stronger" where the line reaches the upper one, "not stronger" at the lower one.
-    A line far past a bound (a one-sided test ends there) is drawn to its end: the axis grows."""
+    A line far past a bound (a one-sided test ends there) is drawn to its end: the axis grows,
+    and the bounds draw close together; so they are named in a legend row above the plot,
+    never beside their lines, where their labels would overlap."""
     line = [(0, 0.0)] + list(points)
     if len(line) > _MAX_POINTS:
         stride = len(line) / _MAX_POINTS
         line = [line[int(i * stride)] for i in range(_MAX_POINTS - 1)] + [line[-1]]
-    left, right, top, bottom = 44, 12, 24, 28
+    left, right, top, bottom = 44, 12, 40, 28
     plot_w, plot_h = width - left - right, height - top - bottom
     llrs = [llr for _, llr in line]
     ticks = nice_ticks(min(llrs + [lower]), max(llrs + [upper]))
@@ -114,9 +116,12 @@ def llr_svg(points: Sequence[tuple[int, float]], lower: float, upper: float, tit
         for v in ticks)
     bounds = Markup("").join(
         Markup('<line class="{cls}" x1="{x1}" x2="{x2}" y1="{y}" y2="{y}"/>'
-               '<text class="legend" x="{x2}" y="{ty}" text-anchor="end">{label} {value}</text>').format(
-            cls=cls, x1=left, x2=width - right, y=y(value), ty=y(value) - 4, label=label, value=f"{value:.2f}")
-        for cls, value, label in (("bound upper", upper, "stronger at"), ("bound lower", lower, "not stronger at")))
+               '<line class="{cls}" x1="{kx}" x2="{kx2}" y1="28" y2="28"/>'
+               '<text class="legend" x="{tx}" y="32">{label} {value}</text>').format(
+            cls=cls, x1=left, x2=width - right, y=y(value), kx=left + offset, kx2=left + offset + 18,
+            tx=left + offset + 22, label=label, value=f"{value:.2f}")
+        for cls, value, label, offset in (("bound upper", upper, "stronger at", 0),
+                                          ("bound lower", lower, "not stronger at", 170)))
     polyline = " ".join(f"{x(pairs)},{y(llr)}" for pairs, llr in line)
     return Markup(
         '<svg class="chart llr" role="img" width="{w}" height="{h}" viewBox="0 0 {w} {h}">'

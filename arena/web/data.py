@@ -107,7 +107,8 @@ def head_to_head(store: ReadOnlyStore, db: Database, game: str, variant: str) ->
     :raises NotFound: for an unknown game or variant.
     """
     check_game(game, variant)
-    matrix = store.per_table(db, game, variant, "h2h", lambda: h2h_matrix(db, game, variant))
+    matrix = store.per_table(db, game, variant, "h2h",
+                             lambda: h2h_matrix(db, game, variant, store.table(db, game, variant)))
     return {"bots": [bot_json(b) for b in matrix.bots],
             "cells": [{"bot": a, "opponent": b, "matches": n, "result": round(result, 4)}
                       for (a, b), (n, result) in sorted(matrix.cells.items())]}

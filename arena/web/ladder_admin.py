@@ -40,6 +40,13 @@ def reason(action: str, admin: accounts.User) -> str:
     return {"pause": f"paused by admin {admin.name}", "remove": f"removed by admin {admin.name}"}.get(action, "")
 
 
+def buttons(state: str) -> list[tuple[str, str]]:
+    """``(action, label)`` of the buttons beside an entrant in ``state``: the changes it may
+    make (a removed entrant only comes back: no Pause)."""
+    return [(action, action.capitalize()) for action, target in ACTIONS.items()
+            if target in ladder_store.NEXT_STATES[state]]
+
+
 def is_admin(request: Request) -> bool:
     """Whether the page's reader is a signed-in admin (who sees the buttons)."""
     session = signed_in(request)
@@ -51,11 +58,16 @@ def apply(db: Database, tid: int, bot_id: int, action: str, admin: accounts.User
 
     :raises NotFound: for an unknown action, a tournament that is not a ladder, or a bot that
         is not its entrant.
+    :raises HTTPException: 409 for pausing a removed entrant (``ladder_store.NEXT_STATES``).
     """
     if action not in ACTIONS:
         raise NotFound(f"no action {action!r}: pause, resume or remove")
     ladder_row(db, tid)
-    if not ladder_store.set_state(db, tid, bot_id, ACTIONS[action], reason(action, admin)):
+    try:
+        changed = ladder_store.set_state(db, tid, bot_id, ACTIONS[action], reason(action, admin))
+    except ladder_store.EntrantStateError as error:
+        raise HTTPException(409, f"cannot {action} bot {bot_id}: {error}") from None
+    if not changed:
         raise NotFound(f"bot {bot_id} is not an entrant of ladder {tid}")
     [row] = [e for e in ladder_store.entrants(db, tid) if e.bot_id == bot_id]
     return {"ladder": tid, "bot_id": bot_id, "bot": row.label, "state": row.state, "reason": row.reason}

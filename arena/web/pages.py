@@ -107,7 +107,7 @@ def ladder(request: Request) -> Response:
     with store.connect() as db:
         info = ladder_data.ladder(store, db, request.path_params["tid"])
     admin = request.app.state.accounts is not None and ladder_admin.is_admin(request)
-    return _render(request, "ladder.html", {"l": info, "admin": admin})
+    return _render(request, "ladder.html", {"l": info, "admin": admin, "buttons": ladder_admin.buttons})
 
 
 def matches(request: Request) -> Response:

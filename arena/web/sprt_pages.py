@@ -26,10 +26,11 @@ from arena.submission.sprt_runs import run_json, run_of
 from arena.submission.web_auth import _page, page_or_token_user, signed_in
 from arena.submission.web_submit import _uploads, readable_submission
 from arena.web.charts import llr_svg
+from arena.web.data import iso_time
 
 
 def _run_for(request: Request, user: accounts.User) -> dict[str, Any]:
-    """The run of the path's submission as :func:`run_json` gives it.
+    """The run of the path's submission as :func:`run_json` gives it, its times in ISO 8601 UTC.
 
     :raises HTTPException: 404 if ``user`` may not see the submission, or it has no run."""
     _, door = _uploads(request)
@@ -39,7 +40,8 @@ def _run_for(request: Request, user: accounts.User) -> dict[str, Any]:
         if found is None:
             raise HTTPException(404, f"submission {sid} has no SPRT run: it is not active yet, or it is the first "
                                      "version of its bot on its ladder")
-        return run_json(db, found)
+        run = run_json(db, found)
+    return {**run, **{key: iso_time(run[key]) for key in ("created_at", "changed_at", "finished_at")}}
 
 
 def sprt_json(request: Request) -> Response:

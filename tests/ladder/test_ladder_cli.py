@@ -244,3 +244,60 @@ def test_a_bad_bot_in_the_config_creates_no_ladder(tmp_path: Path) -> None:
     assert result.exit_code == 1 and result.output.startswith("Error: ") and "nowhere" in result.output
     with Database(tmp_path / "ladder.db") as db:
         assert ladder_store.ladders(db) == []
+
+
+def _two_ladders(tmp_path: Path) -> Path:
+    """A database with the dice ladder of two entrants, and a Yaniv ladder whose two entrants
+    cannot fill its tables of three to five: nothing played."""
+    db, _ = _ladder_db(tmp_path)
+    bots = [str(write_bot(tmp_path / "bots" / name, name)) for name in ("ant", "bee")]
+    config = tmp_path / "yaniv.toml"
+    config.write_text(f'db = "ladder.db"\n[[ladder]]\nname = "cards"\ngame = "yaniv"\nseats = [3, 5]\n'
+                      f'bots = {json.dumps(bots)}\n', encoding="utf-8")
+    yaniv = load_config(config)
+    open_ladder(db, yaniv.ladders[0], yaniv)
+    db.close()
+    return tmp_path / "ladder.db"
+
+
+def test_status_without_ladder_lists_every_ladder_in_every_format(tmp_path: Path) -> None:
+    """Issue 34: `arena ladder status --db ladder.db`, as the README shows it, refused a
+    database of two ladders ("say which")."""
+    path = str(_two_ladders(tmp_path))
+    table = cli("ladder", "status", "--db", path)
+    assert table.exit_code == 0, table.output
+    assert "ladder dice (id 1, yahtzee yahtzee): not running" in table.output
+    assert "ladder cards (id 2, yaniv standard): not running" in table.output
+    as_json = json.loads(cli("ladder", "status", "--format", "json", "--db", path).output)
+    assert [(s["ladder"], [e["bot"] for e in s["entrants"]]) for s in as_json] == [
+        ("dice", ["ant@1.0", "bee@1.0"]), ("cards", ["ant@1.0", "bee@1.0"])]
+    as_csv = cli("ladder", "status", "--format", "csv", "--db", path).output.splitlines()
+    assert as_csv[0].startswith("ladder,bot,state,") and [line.split(",")[0] for line in as_csv[1:]] == [
+        "dice", "dice", "cards", "cards"]
+    markdown = cli("ladder", "status", "--format", "markdown", "--db", path).output
+    assert "**dice**" in markdown and "**cards**" in markdown
+    one = json.loads(cli("ladder", "status", "--ladder", "cards", "--format", "json", "--db", path).output)
+    assert one["ladder"] == "cards"
+
+
+def test_a_ladder_whose_entrants_cannot_fill_a_table_says_so(tmp_path: Path) -> None:
+    """Issue 34: a Yaniv ladder of tables of 3 to 5 with two entrants idled silently; its
+    status, its page and the list of ladders say what it waits for, running or not."""
+    from starlette.testclient import TestClient
+
+    from arena.web.app import create_app
+
+    path = _two_ladders(tmp_path)
+    waiting = "waiting: needs at least 3 active entrants, has 2"
+    table = cli("ladder", "status", "--ladder", "cards", "--db", str(path)).output
+    assert waiting in table and "ladder add BOT --ladder cards" in table
+    assert "waiting" not in cli("ladder", "status", "--ladder", "dice", "--db", str(path)).output
+    assert json.loads(cli("ladder", "status", "--ladder", "cards", "--format", "json",
+                          "--db", str(path)).output)["note"] == waiting
+    assert cli("ladder", "pause", "ant", "--ladder", "dice", "--db", str(path)).exit_code == 0
+    dice = cli("ladder", "status", "--ladder", "dice", "--db", str(path)).output
+    assert "waiting: needs at least 2 active entrants, has 1" in dice and "ladder resume ant@1.0 --ladder dice" in dice
+    with TestClient(create_app(path)) as client:
+        assert client.get("/api/ladders/2").json()["note"] == waiting
+        assert f'<p id="note" class="ladder-note">{waiting}</p>' in client.get("/ladders/2").text
+        assert waiting in client.get("/ladders").text

@@ -49,8 +49,8 @@ def test_entrants_added_paused_resumed_and_removed_while_it_runs(tmp_path: Path)
     process = start(config)
     try:
         wait_until(lambda: query(db, "SELECT note FROM ladder_status") == [
-            ("waiting for entrants: 1 active, a table needs 2",)], process, "a ladder of one waits")
-        assert "(waiting for entrants: 1 active" in cli("ladder", "status", "--db", str(db)).output
+            ("waiting: needs at least 2 active entrants, has 1",)], process, "a ladder of one waits")
+        assert "waiting: needs at least 2 active entrants, has 1" in cli("ladder", "status", "--db", str(db)).output
         assert cli("ladder", "add", str(bots[1]), "--db", str(db)).exit_code == 0
         wait_until(lambda: done(db) >= 4, process, "4 matches of ant and bee")
         status = status_json(db)
@@ -82,6 +82,8 @@ def test_entrants_added_paused_resumed_and_removed_while_it_runs(tmp_path: Path)
         if process.poll() is None:
             out, err, _ = stop(process)
     assert "stopped:" in out
+    assert re.search(r"ladder dice: waiting: needs at least 2 active entrants, has 1\n.*ladder dice: playing\n",
+                     out, flags=re.DOTALL), out  # said on stdout, not only in `status`
     assert_whole(db)
     assert not status_json(db)["running"]
 
@@ -107,7 +109,7 @@ def test_kill_9_then_restart_loses_nothing_stores_nothing_twice_and_rates_as_a_r
     process = start(config)
     wait_until(lambda: done(db) >= len(before) + 8, process, "8 more matches")
     out, err, _ = stop(process, signal.SIGTERM)
-    assert f"{pending} unfinished match(es) of the last run dropped" in out
+    assert f"{pending} unfinished match{'es' if pending > 1 else ''} of the last run dropped" in out
     assert_whole(db)
     after = query(db, "SELECT id, seed, scores, ranking, record FROM matches WHERE status = 'done' ORDER BY id")
     assert after[:len(before)] == before  # what was stored before the kill is untouched
@@ -211,7 +213,8 @@ def test_one_process_runs_several_ladders(tmp_path: Path) -> None:
     try:
         wait_until(lambda: query(db, "SELECT COUNT(DISTINCT game) FROM matches WHERE status = 'done'") == [(2,)],
                    process, "both ladders played")
-        assert "say which with --ladder ('dice', 'cards')" in cli("ladder", "status", "--db", str(db)).output
+        both = cli("ladder", "status", "--db", str(db)).output  # every ladder, without --ladder
+        assert "ladder dice (id 1, " in both and "ladder cards (id 2, " in both
         cards = json.loads(cli("ladder", "status", "--ladder", "cards", "--format", "json", "--db", str(db)).output)
         assert cards["running"] and cards["game"] == "gin_rummy" and cards["matches_done"] >= 1
     finally:

@@ -1,6 +1,6 @@
 """The Node.js, C++ and Go sample bots, played for real through the referee.
 
-They need building first: ``sample_bots/build.sh`` (``./dev test`` runs it). A missing
+They need building first: ``./dev build-bots`` (``./dev test`` runs it). A missing
 build fails these tests with that instruction; they are never skipped.
 """
 
@@ -47,7 +47,7 @@ def built(language: str, folder: Path) -> BotSpec:
     artifact = BUILT[language]
     if not artifact.exists():
         pytest.fail(f"the {language} sample bots are not built ({artifact.relative_to(ROOT)} is missing): "
-                    "run sample_bots/build.sh first", pytrace=False)
+                    "run ./dev build-bots first", pytrace=False)
     return resolve_bot(str(folder))
 
 

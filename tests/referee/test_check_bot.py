@@ -28,7 +28,7 @@ def test_every_sample_bot_is_checked() -> None:
 
 @pytest.mark.parametrize("bot", SAMPLE_MANIFESTS, ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_every_sample_bot_passes(bot: Path) -> None:
-    """Node, C++ and Go bots need sample_bots/build.sh first (./dev test runs it)."""
+    """Node, C++ and Go bots need ./dev build-bots first (./dev test runs it)."""
     result = check_bot(str(bot))
     assert result.returncode == 0, result.stdout + result.stderr
     assert "all checks passed" in result.stdout and "median ms" in result.stdout

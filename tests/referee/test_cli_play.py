@@ -316,7 +316,7 @@ def test_a_start_up_forfeit_exits_1_like_a_mid_match_one() -> None:
 
 
 def test_a_bot_that_is_not_built_gets_the_build_step(tmp_path: Path) -> None:
-    """sample_bots/cpp/random_bot before sample_bots/build.sh: its program is missing.  (A copy
+    """sample_bots/cpp/random_bot before `./dev build-bots`: its program is missing.  (A copy
     of its manifest, without the [sandbox] table, so that the test does not depend on whether
     the build has run.)"""
     bot = tmp_path / "cpp" / "random_bot"
@@ -326,13 +326,17 @@ def test_a_bot_that_is_not_built_gets_the_build_step(tmp_path: Path) -> None:
     (bot / "bot.toml").write_text(manifest.split("[sandbox]")[0])
     result = arena("play", "--game", "yahtzee", "--quiet", "--bot", str(bot))
     assert_one_line_error(result, "bot random-cpp: its program ../build/random_bot does not exist",
-                          "build it first: sample_bots/build.sh cpp")
+                          "build it first: ./dev build-bots cpp")
 
 
-@pytest.mark.parametrize("language", ["cpp", "go", "node"])
-def test_sample_bots_that_need_building_name_their_build_step(language: str) -> None:
-    spec = BotSpec.from_manifest(ROOT / "sample_bots" / language / "random_bot")
-    assert spec.build == f"sample_bots/build.sh {language}"
+@pytest.mark.parametrize("folder", ["cpp/random_bot", "go/random_bot", "node/random_bot", "node/yahtzee_heuristic"])
+def test_sample_bots_that_need_building_name_their_build_step_as_the_readme_does(folder: str) -> None:
+    """Issue 34: the hint said `sample_bots/build.sh cpp` where the README says `./dev build-bots`."""
+    language = folder.split("/")[0]
+    spec = BotSpec.from_manifest(ROOT / "sample_bots" / folder)
+    assert spec.build == f"./dev build-bots {language}"
+    assert "./dev build-bots" in (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "[node|cpp|go ...]" in (ROOT / "dev").read_text(encoding="utf-8")
 
 
 def test_a_dying_node_bot_is_quoted_by_its_error_not_the_node_version_footer(tmp_path: Path) -> None:

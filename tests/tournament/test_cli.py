@@ -170,16 +170,22 @@ class TestBadInput:
 
 
 @pytest.mark.slow
-def test_demo_plays_every_game_and_prints_its_ratings(tmp_path):
+def test_demo_plays_every_game_and_prints_its_ratings(tmp_path, played, monkeypatch):
+    """Into a database that already holds a tournament, it says so before it starts (issue 34:
+    it added its own silently) and, at the end, how to serve the result."""
     from referee.games import game_names
 
+    assert invoke("db", "backup", "--db", str(played), "--to", str(tmp_path / "demo.db")).exit_code == 0
+    monkeypatch.setenv("ARENA_DEV", "./dev")
     result = invoke("demo", "--db", str(tmp_path / "demo.db"))
     assert result.exit_code == 0, result.output
+    assert result.output.startswith(f"{tmp_path / 'demo.db'} already holds 1 tournament; the demo adds its own")
     for game in game_names():
         assert f"{game} (" in result.output and "ratings" in result.output
+    assert result.output.rstrip().endswith(f"serve them with `./dev arena serve --db {tmp_path / 'demo.db'}`")
     with Database(tmp_path / "demo.db") as db:
         assert {t.status for t in db.tournaments()} == {"finished"}
-        assert len(db.tournaments()) == len(game_names())
+        assert len(db.tournaments()) == len(game_names()) + 1
 
 
 class TestNothingWrittenOnBadInput:

@@ -92,6 +92,7 @@ def test_the_author_reads_the_run_as_json(runs: Runs) -> None:
     assert run["history"] == [{"pairs": 2, "llr": run["llr"]}]
     assert run["verdict"] is None and run["running"] is True and run["finished_at"] is None
     assert 0 <= run["score"] <= 1
+    assert run["created_at"].endswith("+00:00") and run["changed_at"].endswith("+00:00")  # ISO 8601 UTC (issue 34)
 
 
 def test_only_the_author_and_an_admin_see_a_run(runs: Runs) -> None:

@@ -89,7 +89,8 @@
       set("in-flight", l.in_flight);
       set("done", l.matches_done);
       set("failed", l.matches_failed);
-      set("note", l.note ? "(" + l.note + ")" : "");
+      set("note", l.note);
+      document.getElementById("note").hidden = !l.note;
       boardRows(l.entrants);
       mergeLatest(l.latest);
       since = l.next_since;
