@@ -3,7 +3,9 @@
 Starts (or connects to) the bot once, checks health and identity, then plays a few short
 matches of every game it claims against random opponents (served in this process), with
 the bot in each seat in turn.  The report lists protocol errors, illegal answers, decision
-latency (median and p99) and time-bank use; any fault is a failure.
+latency (median and p99) and time-bank use; any fault is a failure.  With the first failure
+it keeps the bot's last lines of output (:attr:`CheckReport.output`): the end of a traceback
+says why far better than the one line a fault quotes.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from arena.sdk import BoundServer, random_decide, serve
-from referee.bots import BotSpec, scratch_folder
+from referee.bots import BotSpec, BotStartError, scratch_folder
 from referee.client import PROTOCOL_VERSION
 from referee.games import game_class, game_names
 from referee.match import BotConnection, MatchConfig, TimeControl, run_match
@@ -62,6 +64,9 @@ class CheckReport:
     problems: list[str] = field(default_factory=list)
     """Failures outside matches: start-up, identity, protocol version, unknown games."""
     games: list[GameCheck] = field(default_factory=list)
+    output: tuple[str, ...] = ()
+    """The bot's last lines of output at its first failure (a bot the referee started; a
+    bot given by address prints where its author runs it)."""
 
     @property
     def ok(self) -> bool:
@@ -89,6 +94,7 @@ def check_bot(spec: BotSpec, *, matches: int = 2, seed: int = 0, time_control: T
         connection = BotConnection(spec, time_control.startup_timeout, sandbox)
     except Exception as error:  # noqa: BLE001 - any start-up failure is the report's subject
         report.problems.append(str(error))
+        report.output = error.output if isinstance(error, BotStartError) else ()
         return report
     report.startup_s = time.monotonic() - started
     opponents: list[BoundServer] = []
@@ -113,6 +119,8 @@ def check_bot(spec: BotSpec, *, matches: int = 2, seed: int = 0, time_control: T
                         for number in range(max_seats - 1)]
         for name in games:
             report.games.append(_check_game(name, connection, random_specs, matches, seed, time_control))
+            if not report.output and (report.games[-1].faults or report.games[-1].aborted) and connection.process:
+                report.output = connection.process.last_lines()
     finally:
         connection.close()
         for server in opponents:

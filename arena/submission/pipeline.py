@@ -229,6 +229,8 @@ def _check_text(report: CheckReport) -> str:
         lines += [f"FAIL: {game.game}: match aborted: {problem}" for problem in game.aborted]
         lines += [f"FAIL: {game.game}: {fault.kind.value}: {fault.detail}" for fault in game.faults]
     lines += [f"FAIL: {problem}" for problem in report.problems]
+    if report.output:
+        lines += ["the bot's last output (stdout and stderr), after its first failure:", *(f"  | {line}" for line in report.output)]
     return "\n".join(lines)
 
 

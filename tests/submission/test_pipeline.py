@@ -364,3 +364,17 @@ def test_validation_at_a_table_of_three_seats_the_sample_random_bot_in_both_othe
         log = (data_dir / "logs" / f"{sub.id}.log").read_text()
         assert all(f"seat {seat}: finished, 0 faults" in log for seat in range(3))
         assert "seat 3" not in log
+
+
+def test_a_bot_with_a_syntax_error_fails_with_its_file_line_and_traceback_in_its_log(
+        league: tuple[Database, Path], tmp_path: Path) -> None:
+    db, data_dir = league
+    bot = bot_named(tmp_path / "b", "typo")
+    (bot / "bot.py").write_text('import sys\n\ndef decide(observation, legal)\n    return 0\n')
+    sub, _ = receive(db, data_dir, accounts.user(db, "ann"), pack(bot), ladder="dice")
+    [outcome] = work_once(db, data_dir)
+    assert outcome.state == "failed"
+    assert "exited with status 1: SyntaxError: expected ':' (bot.py, line 3)" in outcome.message, outcome.message
+    log_path = db.conn.execute("SELECT log_path FROM submissions WHERE id = ?", (sub.id,)).fetchone()[0]
+    tail = (data_dir / log_path).read_text().split("after its first failure:\n", 1)[1]
+    assert "  |     def decide(observation, legal)\n" in tail and "  | SyntaxError: expected ':'\n" in tail
