@@ -26,7 +26,7 @@ from pathlib import Path
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import JSONResponse, PlainTextResponse, RedirectResponse, Response
+from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from arena.submission import accounts
@@ -34,7 +34,7 @@ from arena.submission.archive import MIB, ArchiveError, ArchiveLimits
 from arena.submission.submissions import (NameOwnedError, Submission, SubmissionError, read_log, receive,
                                           submission, submissions)
 from arena.submission.web_auth import (CSRF_FIELD, AccountsDoor, RateLimiter, _page, bearer_user, check_csrf,
-                                       page_or_token_user, signed_in, too_many)
+                                       page_or_token_user, sign_in_redirect, signed_in, too_many)
 
 FORM_ALLOWANCE = 64 * 1024
 """Bytes a multipart form may add to the archive (its boundaries, headers and fields)."""
@@ -176,7 +176,7 @@ def submit_form(request: Request) -> Response:
     _uploads(request)
     session = signed_in(request)
     if session is None:
-        return RedirectResponse("/sign-in", status_code=303)
+        return sign_in_redirect(request)
     return _form_page(request, session)
 
 
