@@ -34,8 +34,10 @@ RANDOM_BOT = ROOT / "sample_bots" / "python" / "random_bot"
 LIMIT_MIB = 1
 """The served upload limit (``--max-upload-mb``)."""
 FLOOD = 10
-"""The served per-author limit (``--max-uploads-per-hour``)."""
-USERS = ("alice", "bob", "carol", "dave", "erin", "frank", "gina", "henry")
+"""The served per-author limit of new submissions (``--max-uploads-per-hour``)."""
+REFUSED_FLOOD = 12
+"""The served per-author limit of refused and repeated uploads (``--max-refused-uploads-per-hour``)."""
+USERS = ("alice", "bob", "carol", "dave", "erin", "frank", "gina", "henry", "iris")
 
 
 @dataclass
@@ -70,7 +72,8 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
     port = free_port()
     process = subprocess.Popen([sys.executable, "-m", "arena.cli", "serve", "--db", str(db_path), "--port", str(port),
                                 "--accounts", "--uploads", "--max-upload-mb", str(LIMIT_MIB),
-                                "--max-uploads-per-hour", str(FLOOD)],
+                                "--max-uploads-per-hour", str(FLOOD),
+                                "--max-refused-uploads-per-hour", str(REFUSED_FLOOD)],
                                cwd=ROOT, text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
         assert process.stdout is not None
@@ -255,13 +258,29 @@ def test_a_body_over_the_limit_is_cut_off_before_it_is_all_sent(served: Served) 
     assert everything_below(served.data_dir) == before
 
 
-def test_a_flood_of_uploads_from_one_author_is_limited(served: Served) -> None:
+def test_a_flood_of_refused_uploads_from_one_author_is_limited(served: Served, tmp_path: Path) -> None:
     junk = b"not an archive"
-    answers = [request(served, "POST", "/api/submissions", junk, served.tokens["dave"]) for _ in range(FLOOD)]
-    assert all(status == 400 for status, _ in answers)  # refused uploads count too
-    status, answer = request(served, "POST", "/api/submissions", junk, served.tokens["dave"])
-    assert status == 429 and "too many uploads from your account" in str(answer)
+    answers = [request(served, "POST", "/api/submissions", junk, served.tokens["dave"]) for _ in range(REFUSED_FLOOD)]
+    assert all(status == 400 for status, _ in answers)
+    for body in (junk, pack(bot_named(tmp_path / "b", "daves-bot"))):  # then nothing passes, not even a good one
+        status, answer = request(served, "POST", "/api/submissions", body, served.tokens["dave"])
+        assert status == 429 and "too many refused or repeated uploads from your account" in str(answer), answer
     assert request(served, "POST", "/api/submissions", junk, served.tokens["alice"])[0] == 400  # others go on
+
+
+def test_only_new_submissions_count_against_the_uploads_limit(served: Served, tmp_path: Path) -> None:
+    token = served.tokens["iris"]
+    bots = [pack(bot_named(tmp_path / str(number), "iris-bot", str(number))) for number in range(FLOOD + 1)]
+    for number, bot in enumerate(bots[:FLOOD]):
+        # A refused upload and the same files again count as refused, not as new submissions
+        # (counted together, the 19 uploads would have met the limit of 10 at the sixth bot).
+        again = request(served, "POST", "/api/submissions", bots[0] if number % 2 == 0 else b"not an archive", token)
+        assert again[0] == (400 if number % 2 else 200 if number else 201), again
+        if number:
+            status, answer = request(served, "POST", "/api/submissions", bot, token)
+            assert status == 201, answer
+    status, answer = request(served, "POST", "/api/submissions", bots[FLOOD], token)
+    assert status == 429 and f"uploads from your account (limit {FLOOD} new submissions per 1 h)" in str(answer)
 
 
 def test_stored_bots_are_not_served_by_any_url(served: Served, tmp_path: Path) -> None:
