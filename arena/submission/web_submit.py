@@ -191,11 +191,17 @@ def log(request: Request) -> Response:
 
 
 def _form_page(request: Request, session: accounts.Session, message: str = "", error: str = "",
-               status: int = 200) -> Response:
+               status: int = 200, ladder: str | None = None) -> Response:
+    """The form, with the server's ladders to choose from (``ladder`` chosen; ``None``: the
+    first) and the person's submissions."""
+    from arena.runs.ladder_store import ladders
+
     _, door = _uploads(request)
     with door.connect() as db:
         mine = submissions(db, session.user)
+        offered = sorted(ladders(db), key=lambda t: t.name.lower())
     return _page(request, "submit.html", {"submissions": mine, "message": message, "error": error,
+                                          "ladders": offered, "chosen": ladder,
                                           "limit_mib": request.app.state.uploads.config.limits.max_archive_bytes / MIB},
                  status)
 
@@ -249,7 +255,7 @@ async def submit(request: Request) -> Response:
             found, new = await run_in_threadpool(_store, uploads, door, session.user, data, ladder)
         except (ArchiveError, SubmissionError) as error:
             status = 409 if isinstance(error, NameOwnedError) else 400
-            return await run_in_threadpool(_form_page, request, session, "", str(error), status)
+            return await run_in_threadpool(_form_page, request, session, "", str(error), status, ladder)
         if new:
             accepted.append(True)
     said = (f"received {found.bot_name} {found.version} as submission {found.id}" if new else

@@ -221,7 +221,7 @@ def test_a_language_the_server_cannot_build_and_an_unknown_ladder_are_refused(se
         "cpp, go, node, python")
     result = submit(str(RANDOM_BOT), "--server", served.url, "--token", served.tokens["bob"], "--ladder", "nope")
     assert result.returncode == 1 and result.stderr.strip() == (
-        "Error: the server refused the upload (400): this server has no ladder named 'nope'")
+        "Error: the server refused the upload (400): this server has no ladder named 'nope'; its ladders: none yet")
 
 
 def test_a_body_over_the_limit_is_cut_off_before_it_is_all_sent(served: Served) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import http.client
 import io
+import re
 import shutil
 import zipfile
 from collections.abc import Iterator
@@ -13,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from arena.league.storage import Database
+from arena.runs.ladder import load_config, open_ladder
 from arena.submission import accounts
 from arena.submission.archive import content_hash
 from arena.submission.web_auth import AccountsConfig
@@ -50,6 +52,11 @@ def zipped_bot(folder: Path) -> Path:
 
 def raw_post(client: Client, body: bytes, content_type: str) -> int:
     """POST ``body`` to /submit with ``client``'s cookies: the status."""
+    return posted(client, body, content_type)[0]
+
+
+def posted(client: Client, body: bytes, content_type: str) -> tuple[int, str]:
+    """POST ``body`` to /submit with ``client``'s cookies: the status and the page."""
     conn = http.client.HTTPConnection("127.0.0.1", client.server.port, timeout=30)
     headers = {"Content-Type": content_type}
     if client.cookies:
@@ -57,23 +64,22 @@ def raw_post(client: Client, body: bytes, content_type: str) -> int:
     try:
         conn.request("POST", "/submit", body, headers)
         response = conn.getresponse()
-        response.read()
+        text = response.read().decode()
     finally:
         conn.close()
-    return response.status
+    return response.status, text
 
 
 def test_a_zip_uploaded_through_the_form_is_received(uploads, page, tmp_path: Path) -> None:
     server, tokens, data_dir = uploads
     archive = zipped_bot(tmp_path)
-    page.goto(f"{server.url}/submit")  # not signed in: to the sign-in form first
-    page.wait_for_url(f"{server.url}/sign-in")
+    page.goto(f"{server.url}/submit")  # not signed in: to the sign-in form first, then back
+    page.wait_for_url(f"{server.url}/sign-in?next=%2Fsubmit")
     page.get_by_label("name").fill("alice")
     page.get_by_label("token").fill(tokens["alice"])
     page.get_by_role("button", name="Sign in").click()
-    page.wait_for_url(f"{server.url}/")
-    page.get_by_role("link", name="Submit a bot").click()
     page.wait_for_url(f"{server.url}/submit")
+    assert page.get_by_label("ladder").locator("option").all_inner_texts() == ["no ladder (validated only)"]
     assert page.locator("main").inner_text().count("None yet.") == 1
     page.get_by_label("bot (tar.gz or zip").set_input_files(str(archive))
     page.get_by_role("button", name="Upload").click()
@@ -115,3 +121,40 @@ def test_a_form_post_without_the_sessions_csrf_token_is_refused(uploads, tmp_pat
     assert (data_dir / "bots" / "bob" / "zipped").is_dir()
     stranger = Client(server)  # another site's post: no session cookie at all
     assert raw_post(stranger, b"--x--\r\n", "multipart/form-data; boundary=x") == 403
+
+
+def multipart(fields: dict[str, bytes]) -> tuple[bytes, str]:
+    """A multipart/form-data body of ``fields`` (``archive`` as a file) and its content type."""
+    boundary = "----arena-test-boundary"
+    file = '; filename="b.zip"'
+    parts = [f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"{file if name == "archive" else ""}'
+             f'\r\n\r\n'.encode() + value + b"\r\n" for name, value in fields.items()]
+    return b"".join(parts) + f"--{boundary}--\r\n".encode(), f"multipart/form-data; boundary={boundary}"
+
+
+def test_the_form_offers_the_servers_ladders_and_takes_a_name_in_any_case(tmp_path: Path) -> None:
+    config = tmp_path / "ladder.toml"
+    config.write_text(f'db = "league.db"\n[[ladder]]\nname = "Dice"\ngame = "yahtzee"\nseats = 2\n'
+                      f'bots = ["{SAMPLE_BOTS / "random_bot"}"]\n[[ladder]]\nname = "cards"\ngame = "yaniv"\n'
+                      f'seats = 2\nbots = ["{SAMPLE_BOTS / "random_bot"}"]\n', encoding="utf-8")
+    loaded = load_config(config)
+    with Database(loaded.db) as db:
+        for ladder in loaded.ladders:
+            open_ladder(db, ladder, loaded)
+        token = accounts.add_user(db, "alice")[1]
+    archive = zipped_bot(tmp_path).read_bytes()
+    with Server(loaded.db, accounts=AccountsConfig(), uploads=UploadsConfig(data_dir=tmp_path / "data")) as server:
+        client = Client(server)
+        assert client.sign_in("alice", token)[0] == 303
+        status, _, form = client.request("GET", "/submit")
+        options = re.findall(r'<option value="([^"]*)"[^>]*>([^<]*)</option>', form)
+        assert options == [("cards", "cards (yaniv)"), ("Dice", "Dice (yahtzee)"), ("", "no ladder (validated only)")]
+        body, kind = multipart({"csrf": client.csrf("/submit").encode(), "ladder": b"nope", "archive": archive})
+        status, page = posted(client, body, kind)
+        assert status == 400 and "this server has no ladder named &#39;nope&#39;; its ladders: cards, Dice" in page, \
+            re.findall(r'<p class="error">.*?</p>', page)
+        body, kind = multipart({"csrf": client.csrf("/submit").encode(), "ladder": b"DICE", "archive": archive})
+        status, page = posted(client, body, kind)
+        assert status == 200 and "received zipped" in page, page
+    with Database(loaded.db) as db:
+        assert [tuple(row) for row in db.conn.execute("SELECT ladder FROM submissions")] == [("Dice",)]
