@@ -79,15 +79,12 @@ def submit(folder: Path, server: str, token: str, ladder: str, timeout: float) -
     """
     import http.client
 
-    from arena.submission.archive import ArchiveError, pack
+    from arena.cli.pack import packed_bot
 
     parsed = urllib.parse.urlsplit(server)
     if parsed.scheme not in ("http", "https") or not parsed.netloc:
         raise click.BadParameter("give the server as http://HOST[:PORT] or https://HOST[:PORT]", param_hint="--server")
-    try:
-        data = pack(folder)
-    except ArchiveError as error:
-        raise click.ClickException(f"{folder} cannot be submitted: {error}") from None
+    data, _, _ = packed_bot(folder)
     url = server.rstrip("/") + "/api/submissions" + (f"?{urllib.parse.urlencode({'ladder': ladder})}" if ladder else "")
     try:
         status, body = _post(url, data, token.strip(), timeout)

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import http.client
+import io
 import json
 import os
 import shutil
@@ -12,6 +13,7 @@ import socket
 import stat
 import subprocess
 import sys
+import tarfile
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -357,3 +359,34 @@ def test_arena_submit_of_a_bot_over_the_servers_limit_says_so_before_sending_it(
     assert result.returncode == 1 and result.stderr.strip() == (
         "Error: the server refused the upload (413): the upload is larger than this server's limit of 1,048,576 "
         "bytes (1 MiB)")
+
+
+def test_arena_pack_writes_the_archive_the_server_takes_and_refuses_what_it_would_refuse(
+        served: Served, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    bot = bot_named(tmp_path / "packed", "packed-bot", "2.0")
+    for junk in ("__pycache__/bot.cpython-311.pyc", ".venv/bin/python", ".git/HEAD"):
+        (bot / junk).parent.mkdir(parents=True, exist_ok=True)
+        (bot / junk).write_text("junk")
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["pack", str(bot)])
+    assert result.exit_code == 0, result.output
+    digest = content_hash(bot)
+    assert result.output.startswith("wrote packed-bot-2.0.tar.gz: packed-bot@2.0, ") and digest in result.output
+    data = (tmp_path / "packed-bot-2.0.tar.gz").read_bytes()
+    with tarfile.open(fileobj=io.BytesIO(data)) as tar:
+        assert sorted(tar.getnames()) == ["bot.py", "bot.toml"]  # no cache, venv or .git
+    status, answer = request(served, "POST", "/api/submissions", data, served.tokens["erin"])
+    assert status == 201 and isinstance(answer, dict) and answer["content_hash"] == digest, answer
+
+    sample = ROOT / "sample_bots" / "cpp" / "random_bot"  # reads ../build, outside its folder
+    unnamed = bot_named(tmp_path / "unnamed", "x")  # a name too short to be stored
+    bad_language = bot_named(tmp_path / "rusty", "rusty")
+    (bad_language / "bot.toml").write_text((bad_language / "bot.toml").read_text().replace('"python"', '"rust"'))
+    for folder, reason in ((sample, "[sandbox] read_only '../build' is <the server's uploads>/build, outside"),
+                           (unnamed, "bot.toml's name 'x' is not a submitted bot's name (2 to 32 characters"),
+                           (bad_language, "bot.toml names language 'rust'; this server builds cpp, go, node, python"),
+                           (tmp_path, "no bot.toml in")):
+        result = CliRunner().invoke(main, ["pack", str(folder), "-o", str(tmp_path / "refused.tar.gz")])
+        assert result.exit_code == 1 and f"Error: {folder} cannot be submitted: " in result.output, result.output
+        assert reason in result.output and "Traceback" not in result.output, result.output
+    assert not (tmp_path / "refused.tar.gz").exists()
