@@ -72,6 +72,12 @@ class CheckReport:
     def ok(self) -> bool:
         return not self.problems and all(not game.faults and not game.aborted for game in self.games)
 
+    def first_failure(self) -> str:
+        """The first thing that failed, as one line (``""`` if nothing did)."""
+        failures = self.problems + [f"{g.game}: {(g.aborted or [f'{f.kind.value}: {f.detail}' for f in g.faults])[0]}"
+                                    for g in self.games if g.aborted or g.faults]
+        return failures[0] if failures else ""
+
 
 def claimed_games(games: list[str], problems: list[str]) -> list[str]:
     """The registered games among those a bot claims; unknown names become problems."""
@@ -127,6 +133,14 @@ def check_bot(spec: BotSpec, *, matches: int = 2, seed: int = 0, time_control: T
             server.stop(None)
         shutil.rmtree(folder, ignore_errors=True)
     return report
+
+
+def start_check(spec: BotSpec, sandbox: SandboxConfig = SandboxConfig()) -> CheckReport:
+    """The quick check ``arena submit`` runs before uploading: the bot starts, answers health
+    and identity, and plays one short match of the first game it claims (a few seconds, its
+    build first if it has one), so that a bot that cannot start is not uploaded."""
+    games = [name for name in game_names() if spec.plays(name)]
+    return check_bot(spec, matches=1, only=games[:1], sandbox=sandbox)
 
 
 def _check_game(name: str, connection: BotConnection, random_specs: list[BotSpec], matches: int, seed: int,

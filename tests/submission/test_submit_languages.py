@@ -109,7 +109,7 @@ def test_a_submitted_kit_builds_validates_and_plays_its_ladder(league: League, t
     started = time.perf_counter()
     bot = kit(tmp_path, language)
     name = f"ann-{language}"
-    sent = submit(str(bot), "--server", league.served.url, "--token", league.token, "--ladder", "dice")
+    sent = submit(str(bot), "--server", league.served.url, "--token", league.token, "--ladder", "dice", check=True)
     assert sent.returncode == 0, sent.stderr
     found = re.match(r"submitted: submission (\d+), ", sent.stdout)
     assert found, sent.stdout

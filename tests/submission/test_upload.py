@@ -105,11 +105,12 @@ def request(served: Served, method: str, path: str, body: bytes | None = None,
         return response.status, text
 
 
-def submit(*args: str) -> subprocess.CompletedProcess[str]:
-    """``arena submit`` in a subprocess (the token from the environment is not inherited)."""
+def submit(*args: str, check: bool = False) -> subprocess.CompletedProcess[str]:
+    """``arena submit`` in a subprocess (the token from the environment is not inherited);
+    without its start check unless ``check`` (the tests of the check ask for it)."""
     env = {k: v for k, v in os.environ.items() if k != "ARENA_TOKEN"}
-    return subprocess.run([sys.executable, "-m", "arena.cli", "submit", *args], capture_output=True, text=True,
-                          cwd=ROOT, timeout=120, env=env)
+    return subprocess.run([sys.executable, "-m", "arena.cli", "submit", *args, *([] if check else ["--no-check"])],
+                          capture_output=True, text=True, cwd=ROOT, timeout=900, env=env)
 
 
 def bot_named(folder: Path, name: str, version: str = "1.0") -> Path:
@@ -217,10 +218,11 @@ def test_a_dot_dot_archive_is_refused_with_nothing_left_on_disk(served: Served) 
 def test_a_language_the_server_cannot_build_and_an_unknown_ladder_are_refused(served: Served, tmp_path: Path) -> None:
     bot = bot_named(tmp_path / "r", "rusty")
     (bot / "bot.toml").write_text((bot / "bot.toml").read_text().replace('"python"', '"rust"'))
-    result = submit(str(bot), "--server", served.url, "--token", served.tokens["bob"])
+    status, answer = request(served, "POST", "/api/submissions", pack(bot), served.tokens["bob"])
+    assert status == 400 and answer == {"error": "bot.toml names language 'rust'; this server builds cpp, go, node, python"}
+    result = submit(str(bot), "--server", served.url, "--token", served.tokens["bob"])  # said before uploading
     assert result.returncode == 1 and result.stderr.strip() == (
-        "Error: the server refused the upload (400): bot.toml names language 'rust'; this server builds "
-        "cpp, go, node, python")
+        f"Error: {bot} cannot be submitted: bot.toml names language 'rust'; this server builds cpp, go, node, python")
     result = submit(str(RANDOM_BOT), "--server", served.url, "--token", served.tokens["bob"], "--ladder", "nope")
     assert result.returncode == 1 and result.stderr.strip() == (
         "Error: the server refused the upload (400): this server has no ladder named 'nope'; its ladders: none yet")
@@ -390,3 +392,23 @@ def test_arena_pack_writes_the_archive_the_server_takes_and_refuses_what_it_woul
         assert result.exit_code == 1 and f"Error: {folder} cannot be submitted: " in result.output, result.output
         assert reason in result.output and "Traceback" not in result.output, result.output
     assert not (tmp_path / "refused.tar.gz").exists()
+
+
+def test_arena_submit_starts_the_bot_first_and_does_not_upload_one_that_fails(served: Served, tmp_path: Path) -> None:
+    tmp_path.chmod(0o755)  # readable by the sandbox's unprivileged user
+    bot = bot_named(tmp_path / "typo", "typo-bot")
+    (bot / "bot.py").write_text("import sys\n\ndef decide(observation, legal)\n    return 0\n")
+    token = served.tokens["gina"]
+    result = submit(str(bot), "--server", served.url, "--token", token, check=True)
+    assert result.returncode == 1 and result.stdout == ""
+    *output, error = result.stderr.strip().splitlines()
+    assert error.startswith(f"Error: {bot} does not pass the start check, not uploaded: bot typo-bot: process exited "
+                            "before serving; exited with status 1: SyntaxError: expected ':' (bot.py, line 3)"), error
+    assert error.endswith(f"(`arena check-bot {bot}` says more; --no-check uploads it anyway)")
+    assert "  |     def decide(observation, legal)" in output and "  | SyntaxError: expected ':'" in output
+    assert not (served.data_dir / "bots" / "gina" / "typo-bot").exists()
+    result = submit(str(bot), "--server", served.url, "--token", token)  # --no-check: uploaded as it is
+    assert result.returncode == 0 and result.stdout.startswith("submitted: submission "), result.stderr
+    fixed = bot_named(tmp_path / "fixed", "typo-bot", "1.1")
+    result = submit(str(fixed), "--server", served.url, "--token", token, check=True)
+    assert result.returncode == 0 and result.stdout.startswith("submitted: submission "), result.stderr
