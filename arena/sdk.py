@@ -21,6 +21,7 @@ import signal
 import socket
 import sys
 import threading
+import traceback
 from collections.abc import Callable, Iterable, Sequence
 from concurrent import futures
 from typing import Any
@@ -60,7 +61,16 @@ class _BotServicer(bot_pb2_grpc.BotServicer):
         return bot_pb2.StartMatchResponse()
 
     def Decide(self, request: bot_pb2.DecideRequest, context: grpc.ServicerContext) -> bot_pb2.DecideResponse:
-        answer = self._decide(request.observation, request.legal_actions)
+        try:
+            answer = self._decide(request.observation, request.legal_actions)
+        except Exception as error:  # noqa: BLE001 - the author's bug: say what and where, then fail the call
+            # gRPC alone would answer "Exception calling application: boom" and print nothing;
+            # the traceback on stderr is what check-bot and the author's pages show.
+            traceback.print_exc(file=sys.stderr)
+            sys.stderr.flush()
+            frame = traceback.extract_tb(error.__traceback__)[-1]
+            context.abort(grpc.StatusCode.UNKNOWN, f"decide raised {type(error).__name__}: {error} "
+                                                   f"({os.path.basename(frame.filename)}, line {frame.lineno})")
         if isinstance(answer, bot_pb2.DecideResponse):
             return answer
         return bot_pb2.DecideResponse(action_index=int(answer))

@@ -1,5 +1,5 @@
 """How long does a submitted C++ starter kit take to build?  The kit from ``arena new-bot
---language cpp``, changed as docs/submitting.md says for a build on the server, built by
+--language cpp``, as it is (its ``[build]`` step builds into ``$ARENA_BUILD``), built by
 :func:`referee.build.build_bot` in bubblewrap as the submission worker builds it:
 its wall time per run; and first the same build unsandboxed with ``-j2``, its configure step
 (which runs on one core) and its compiles apart, with their CPU time.
@@ -10,7 +10,6 @@ Usage: ``.venv/bin/python benchmarks/cpp_kit_build.py [--runs 2]``
 from __future__ import annotations
 
 import argparse
-import re
 import resource
 import subprocess
 import sys
@@ -26,24 +25,14 @@ from referee.bots import BotSpec  # noqa: E402
 from referee.build import BuildLimits, build_bot  # noqa: E402
 from referee.sandbox import SandboxMode  # noqa: E402
 
-SERVER_BUILD = ('\n[build]\ncommand = ["sh", "-c", "cmake -S . -B \\"$ARENA_BUILD\\" '
-                '&& cmake --build \\"$ARENA_BUILD\\" -j\\"$(nproc)\\""]\n')
-"""docs/submitting.md's [build] table for the C++ kit (tests/submission/test_submit_languages.py
-checks that the page gives it)."""
-
-
 def children_cpu() -> float:
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
     return usage.ru_utime + usage.ru_stime
 
 
 def server_kit(folder: Path) -> BotSpec:
-    """The C++ kit, built into ``$ARENA_BUILD`` and run from there."""
+    """The C++ kit, which builds into ``$ARENA_BUILD`` and runs from there."""
     write_starter_kit(folder, "cpp", name="bench-cpp")
-    manifest = (folder / "bot.toml").read_text(encoding="utf-8")
-    manifest = re.sub(r"(?m)^build = .*\n", "", manifest.replace('command = ["build/bot"]',
-                                                                 'command = ["{build}/bot"]'))
-    (folder / "bot.toml").write_text(manifest + SERVER_BUILD, encoding="utf-8")
     return BotSpec.from_manifest(folder)
 
 

@@ -91,7 +91,13 @@ class BotSpecError(ValueError):
 
 
 class BotStartError(RuntimeError):
-    """A bot command that did not start, or exited, before it served."""
+    """A bot command that did not start, or exited, before it served.
+
+    ``output``: the last lines the bot printed (:meth:`BotProcess.last_lines`), for its author."""
+
+    def __init__(self, message: str, output: tuple[str, ...] = ()) -> None:
+        super().__init__(message)
+        self.output = output
 
 
 @dataclass(frozen=True)
@@ -469,8 +475,10 @@ class BotProcess:
         if self.sandbox.mode is SandboxMode.BWRAP and code > 128:
             code = 128 - code  # bwrap exits with 128 + the signal that killed the bot
         how = f"killed by {_signal_name(-code)}" if code < 0 else f"exited with status {code}"
-        tail = self.output_tail()
-        return f"{how}: {tail}" if tail else how
+        output = self.output(4096)
+        tail = telling_line(output)
+        where = self.spec.directory and error_location(output, self.spec.directory)
+        return f"{how}: {tail}{f' ({where})' if where else ''}" if tail else how
 
     def output(self, limit: int) -> str:
         """The last ``limit`` bytes of the bot's output (stdout and stderr), as text; read
@@ -487,6 +495,11 @@ class BotProcess:
     def output_tail(self) -> str:
         """The most telling line of the bot's last 4 KiB of output (:func:`telling_line`)."""
         return telling_line(self.output(4096))
+
+    def last_lines(self) -> tuple[str, ...]:
+        """The bot's last lines of output (:func:`last_lines`): the end of its traceback, or
+        what it printed before a failure, for its author."""
+        return last_lines(self.output(TAIL_BYTES))
 
     def sandbox_init(self) -> int | None:
         """In bwrap mode, the pid of the sandbox's first process (its PID namespace's init)."""
@@ -581,6 +594,37 @@ def telling_line(output: str) -> str:
         if not _NOISE_LINE.match(line):
             return line.strip()
     return lines[-1].strip() if lines else ""
+
+
+TAIL_LINES = 20
+TAIL_BYTES = 4096
+TAIL_LINE_LIMIT = 300
+_PYTHON_FRAME = re.compile(r'^\s*File "([^"]+)", line (\d+)')
+
+
+def last_lines(output: str, count: int = TAIL_LINES) -> tuple[str, ...]:
+    """The last ``count`` non-blank lines of ``output`` (a bot's: untrusted), each made one
+    printable line of at most :data:`TAIL_LINE_LIMIT` characters; indentation is kept, as
+    it shows a traceback's shape.  The first line of a cut-off read may be partial."""
+    lines = [line.rstrip() for line in output.splitlines() if line.strip()][-count:]
+    return tuple(clean(line, TAIL_LINE_LIMIT) for line in lines)
+
+
+def error_location(output: str, folder: Path) -> str:
+    """Where a Python bot failed: ``bot.py, line 3`` from the last ``File "...", line N`` of
+    its traceback (a syntax error names the file and line only there), the path relative to
+    the bot's ``folder`` when inside it; ``""`` when the output has none."""
+    found = None
+    for line in output.splitlines():
+        match = _PYTHON_FRAME.match(line)
+        if match:
+            found = match
+    if found is None:
+        return ""
+    path = Path(found[1])
+    with contextlib.suppress(ValueError):
+        path = path.relative_to(folder)
+    return clean(f"{path}, line {found[2]}", TAIL_LINE_LIMIT)
 
 
 def _signal_name(number: int) -> str:

@@ -123,7 +123,8 @@ class BotConnection:
             if problem is not None:
                 if self.process and not self.process.alive():
                     problem = f"{problem}; {self.process.exit_description()}{spec.build_hint(missing=False)}"
-                raise BotStartError(clean(f"bot {spec.name}: {problem}", FAULT_DETAIL_LIMIT))
+                raise BotStartError(clean(f"bot {spec.name}: {problem}", FAULT_DETAIL_LIMIT),
+                                    self.process.last_lines() if self.process else ())
         except BaseException:
             self.close()
             raise

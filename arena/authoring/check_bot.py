@@ -3,7 +3,9 @@
 Starts (or connects to) the bot once, checks health and identity, then plays a few short
 matches of every game it claims against random opponents (served in this process), with
 the bot in each seat in turn.  The report lists protocol errors, illegal answers, decision
-latency (median and p99) and time-bank use; any fault is a failure.
+latency (median and p99) and time-bank use; any fault is a failure.  With the first failure
+it keeps the bot's last lines of output (:attr:`CheckReport.output`): the end of a traceback
+says why far better than the one line a fault quotes.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from arena.sdk import BoundServer, random_decide, serve
-from referee.bots import BotSpec, scratch_folder
+from referee.bots import BotSpec, BotStartError, scratch_folder
 from referee.client import PROTOCOL_VERSION
 from referee.games import game_class, game_names
 from referee.match import BotConnection, MatchConfig, TimeControl, run_match
@@ -62,10 +64,19 @@ class CheckReport:
     problems: list[str] = field(default_factory=list)
     """Failures outside matches: start-up, identity, protocol version, unknown games."""
     games: list[GameCheck] = field(default_factory=list)
+    output: tuple[str, ...] = ()
+    """The bot's last lines of output at its first failure (a bot the referee started; a
+    bot given by address prints where its author runs it)."""
 
     @property
     def ok(self) -> bool:
         return not self.problems and all(not game.faults and not game.aborted for game in self.games)
+
+    def first_failure(self) -> str:
+        """The first thing that failed, as one line (``""`` if nothing did)."""
+        failures = self.problems + [f"{g.game}: {(g.aborted or [f'{f.kind.value}: {f.detail}' for f in g.faults])[0]}"
+                                    for g in self.games if g.aborted or g.faults]
+        return failures[0] if failures else ""
 
 
 def claimed_games(games: list[str], problems: list[str]) -> list[str]:
@@ -89,6 +100,7 @@ def check_bot(spec: BotSpec, *, matches: int = 2, seed: int = 0, time_control: T
         connection = BotConnection(spec, time_control.startup_timeout, sandbox)
     except Exception as error:  # noqa: BLE001 - any start-up failure is the report's subject
         report.problems.append(str(error))
+        report.output = error.output if isinstance(error, BotStartError) else ()
         return report
     report.startup_s = time.monotonic() - started
     opponents: list[BoundServer] = []
@@ -113,12 +125,22 @@ def check_bot(spec: BotSpec, *, matches: int = 2, seed: int = 0, time_control: T
                         for number in range(max_seats - 1)]
         for name in games:
             report.games.append(_check_game(name, connection, random_specs, matches, seed, time_control))
+            if not report.output and (report.games[-1].faults or report.games[-1].aborted) and connection.process:
+                report.output = connection.process.last_lines()
     finally:
         connection.close()
         for server in opponents:
             server.stop(None)
         shutil.rmtree(folder, ignore_errors=True)
     return report
+
+
+def start_check(spec: BotSpec, sandbox: SandboxConfig = SandboxConfig()) -> CheckReport:
+    """The quick check ``arena submit`` runs before uploading: the bot starts, answers health
+    and identity, and plays one short match of the first game it claims (a few seconds, its
+    build first if it has one), so that a bot that cannot start is not uploaded."""
+    games = [name for name in game_names() if spec.plays(name)]
+    return check_bot(spec, matches=1, only=games[:1], sandbox=sandbox)
 
 
 def _check_game(name: str, connection: BotConnection, random_specs: list[BotSpec], matches: int, seed: int,

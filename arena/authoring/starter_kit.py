@@ -4,7 +4,12 @@ A kit is a sample random bot's little sibling, made from the shipped sample bots
 (:mod:`arena.resources`) rather than from a second copy of their code: the random bot's
 source with a new identity (name, games), the language's SDK and the .proto files it needs,
 a ``bot.toml`` and a README saying how to build, run, debug by address and check it. Every
-kit passes ``arena check-bot`` as written (tests/languages/test_starter_kits.py).
+kit passes ``arena check-bot`` and goes through ``arena submit`` as ``arena new-bot`` made it
+(tests/languages/test_starter_kits.py, tests/submission/test_submit_languages.py): a compiled
+kit's manifest has a ``[build]`` step (:data:`BUILD_STEP`) that arena runs in the sandbox before
+its first match, here and on a server, whose bot folder is read-only; the Node.js kit's
+dependencies are installed by ``new-bot`` itself (:func:`install_dependencies`) and uploaded
+with it, since a build has no network.
 """
 
 from __future__ import annotations
@@ -12,6 +17,7 @@ from __future__ import annotations
 import json
 import re
 import shutil
+import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -60,12 +66,16 @@ def _quoted(items: tuple[str, ...], quote: str) -> str:
 
 def _manifest(identity: Identity, language: str, command: list[str]) -> str:
     games = _quoted(identity.games, '"')
-    argv = _quoted(tuple(command), '"')
-    build = f"build = {json.dumps(BUILD[language])}\n" if BUILD[language] else ""  # a JSON string is a TOML one
+    step = BUILD_STEP[language]
+    argv = _quoted(("{build}/bot",) if step else tuple(command), '"')
+    hint = f"build = {json.dumps(BUILD[language])}\n" if BUILD[language] and not step else ""  # a JSON string is a TOML one
+    table = (f"\n# Run by arena in its sandbox before the first match (check-bot, play, a server): it writes\n"
+             f"# the program into $ARENA_BUILD, which {{build}} names above.\n[build]\ncommand = {json.dumps(step)}\n"
+             if step else "")
     return (f"# Made by `arena new-bot`: see README.md. The name, version and games must agree with\n"
             f"# what the bot reports through Identify.\n"
             f'name = "{identity.name}"\nversion = "{VERSION}"\nauthor = ""\nlanguage = "{language}"\n'
-            f"command = [{argv}]\ngames = [{games}]\n{build}")
+            f"command = [{argv}]\ngames = [{games}]\n{hint}{table}")
 
 
 # --- each language: the files, and how to build and run the bot ----------------------------------
@@ -144,7 +154,19 @@ BUILD = {
     "cpp": 'cmake -S . -B build -DCMAKE_BUILD_TYPE=Release && cmake --build build -j"$(nproc)"',
     "go": "./build.sh",
 }
-"""The command that builds a kit, run in its folder (tests run exactly these)."""
+"""The command that builds a kit by hand, run in its folder (tests run exactly these): for the
+Node.js kit the install of its dependencies, which ``new-bot`` runs; for C++ and Go a build
+into ``build/``, to run the bot yourself (debugging by address), while arena builds it by
+:data:`BUILD_STEP`."""
+BUILD_STEP = {
+    "python": None,
+    "node": None,
+    "cpp": ["sh", "-c", 'cmake -S . -B "$ARENA_BUILD" -DCMAKE_BUILD_TYPE=Release && '
+                        'cmake --build "$ARENA_BUILD" -j"$(nproc)"'],
+    "go": ["./build.sh"],
+}
+"""A kit's ``[build] command``, run by arena in the sandbox with the bot's folder read-only:
+it writes the program into ``$ARENA_BUILD``, and the manifest's command is ``{build}/bot``."""
 RUN = {"python": "{python} bot.py", "node": "node bot.js", "cpp": "build/bot", "go": "build/bot"}
 PACKAGES = {
     "python": None,
@@ -187,10 +209,20 @@ def readme(identity: Identity, language: str) -> str:
     if BUILD[language] is None:
         parts.append("Nothing to build. The referee runs `bot.py` with its own Python (`{python}` in `bot.toml`), "
                      "which has the `arena` SDK.\n")
+    elif BUILD_STEP[language] is None:  # Node.js: its dependencies, installed by new-bot
+        parts.append(f"Needs the Debian packages `{PACKAGES[language]}` "
+                     f"(as root: `apt-get install -y --no-install-recommends {PACKAGES[language]}`). `arena new-bot` "
+                     f"installed the dependencies into `node_modules/`; `arena submit` uploads them with the bot (a "
+                     f"server's build has no network). After changing `package.json`, in this folder:\n\n"
+                     f"```sh\n{BUILD[language]}\n```\n")
     else:
         parts.append(f"Needs the Debian packages `{PACKAGES[language]}` "
-                     f"(as root: `apt-get install -y --no-install-recommends {PACKAGES[language]}`). Then, in "
-                     f"this folder:\n\n```sh\n{BUILD[language]}\n```\n")
+                     f"(as root: `apt-get install -y --no-install-recommends {PACKAGES[language]}`). arena builds the "
+                     f"bot itself: the `[build]` step in `bot.toml` runs in its sandbox before the first match "
+                     f"(`arena check-bot`, `arena play`, `arena submit`'s start check, and the server after an "
+                     f"upload), writes the program into `$ARENA_BUILD` and keeps it until the files change. To run "
+                     f"the bot yourself (below, debugging by address), build it into `build/` by hand, in this "
+                     f"folder:\n\n```sh\n{BUILD[language]}\n```\n")
     parts += ["## Check and play\n",
               "Run these with arena's command (`arena` in the environment where it is installed; in a checkout of "
               "arena, `./dev arena`). The referee starts the bot itself, in its sandbox:\n",
@@ -209,6 +241,24 @@ def readme(identity: Identity, language: str) -> str:
               f"arena play --game {game} --bot {DEBUG_ADDRESS}{others}\n```\n",
               "A bot given by address is not started, sandboxed or stopped by the referee: stop it with Ctrl-C.\n"]
     return "\n".join(parts)
+
+
+def install_dependencies(folder: Path, language: str) -> str:
+    """Install the kit's dependencies in ``folder`` (the Node.js kit's ``npm ci``: a build on a
+    server has no network, so they are uploaded with the bot); ``""``, or why it failed."""
+    command = BUILD[language] if language == "node" else None
+    if command is None:
+        return ""
+    if shutil.which("npm") is None:
+        return f"npm is not installed (Debian: apt-get install -y {PACKAGES[language]})"
+    try:
+        done = subprocess.run(command.split(), cwd=folder, capture_output=True, text=True, timeout=600)
+    except (OSError, subprocess.TimeoutExpired) as error:
+        return f"{command} failed: {error}"
+    if done.returncode != 0:
+        lines = [line for line in (done.stderr or done.stdout).splitlines() if line.strip()]
+        return f"{command} failed (exit {done.returncode}): {lines[-1] if lines else 'no output'}"
+    return ""
 
 
 def write_starter_kit(folder: Path, language: str, *, name: str | None = None,

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import shlex
 from pathlib import Path
 
 import click
 
-from arena.authoring.starter_kit import BUILD, LANGUAGES, StarterKitError, copy_proto_files, write_starter_kit
+from arena.authoring.starter_kit import (BUILD, BUILD_STEP, LANGUAGES, StarterKitError, copy_proto_files,
+                                        install_dependencies, write_starter_kit)
 from arena.cli.hints import arena_hint
 from arena.resources import doc_pages, docs_dir
 from referee.games import game_names
@@ -22,8 +22,9 @@ def new_bot(folder_text: str, language: str, game: str | None, name: str | None)
     """Write a starter kit into FOLDER: a bot that plays random legal moves, its manifest, the
     SDK and .proto files it needs, and a README on building, running, debugging and checking it.
 
-    The kit builds and runs outside arena's repository; `arena check-bot FOLDER` passes as
-    written (after the build step its README gives, for Node.js, C++ and Go).
+    The kit builds and runs outside arena's repository; `arena check-bot FOLDER` passes and
+    `arena submit FOLDER` uploads it as written: the C++ and Go kits have a build step that
+    arena runs itself, and the Node.js kit's dependencies are installed here (npm ci).
     """
     if not folder_text.strip():
         raise click.BadParameter("give a folder name", param_hint="FOLDER")
@@ -37,9 +38,14 @@ def new_bot(folder_text: str, language: str, game: str | None, name: str | None)
         raise click.ClickException(str(error)) from None
     except OSError as error:
         raise click.ClickException(f"cannot write the bot to {folder}: {error.strerror or error}") from None
-    click.echo(f"wrote a {language} bot to {folder} ({len(written)} files); next:")
-    if BUILD[language]:  # in a subshell: the check-bot line works from here, where `./dev` is
-        click.echo(f"  (cd {shlex.quote(str(folder))} && {BUILD[language]})")
+    click.echo(f"wrote a {language} bot to {folder} ({len(written)} files)")
+    if BUILD[language] and not BUILD_STEP[language]:
+        click.echo(f"installing its dependencies: {BUILD[language]}")
+        failed = install_dependencies(folder, language)
+        if failed:
+            raise click.ClickException(f"{failed}; the bot is written: run it in {folder} before checking the bot")
+    click.echo("next:" + (" (arena runs the [build] step of bot.toml itself, before the first match)"
+                          if BUILD_STEP[language] else ""))
     click.echo(f"  {arena_hint('check-bot', folder)}")
     click.echo(f"{folder / 'README.md'} has the rest: debugging by address, playing a match, ...")
 

@@ -159,7 +159,8 @@ def check_bot_command(bot: str, only: tuple[str, ...], matches: int, seed: int, 
         if fmt == "json":
             click.echo(json.dumps({"bot": report.bot, "identity": report.identity,
                                    "startup_s": round(report.startup_s, 3), "ok": report.ok,
-                                   "problems": list(report.problems), "games": games}, indent=1))
+                                   "problems": list(report.problems), "games": games,
+                                   "output": list(report.output)}, indent=1))
         else:  # one row per game, faults counted
             emit([Column(key) for key in ("game", "matches", "decisions", "median_ms", "p99_ms", "bank_used_s",
                                           "faults", "aborted")],
@@ -186,6 +187,10 @@ def check_bot_command(bot: str, only: tuple[str, ...], matches: int, seed: int, 
         for fault in game.faults:
             at = f" at decision {fault.decision}" if fault.decision is not None else ""
             console.print(f"FAIL: {game.game}: {fault.kind.value}{at}: {fault.detail}")
+    if report.output:
+        console.print("the bot's last output (stdout and stderr), after its first failure:")
+        for line in report.output:
+            console.print(f"  | {line}")
     if not report.ok:
         console.print("check-bot: FAILED")
         sys.exit(1)

@@ -63,6 +63,28 @@ def _message(body: bytes) -> str:
     return clean(str(text or "no reason given"), 500)
 
 
+def _start_check(folder: Path) -> None:
+    """Refuse to upload a bot that does not start and play here, with the reason and its last output.
+
+    :raises click.ClickException: if it fails.
+    """
+    from arena.authoring.check_bot import start_check
+    from referee.bots import BotSpecError, resolve_bot
+
+    try:
+        report = start_check(resolve_bot(str(folder)))
+    except BotSpecError as error:
+        raise click.ClickException(f"{folder} cannot be submitted: {error}") from None
+    if report.ok:
+        return
+    if report.output:
+        click.echo("the bot's last output (stdout and stderr), after its first failure:", err=True)
+    for line in report.output:
+        click.echo(f"  | {line}", err=True)
+    raise click.ClickException(f"{folder} does not pass the start check, not uploaded: {report.first_failure()} "
+                               f"(`arena check-bot {folder}` says more; --no-check uploads it anyway)")
+
+
 @click.command()
 @click.argument("folder", type=click.Path(exists=True, file_okay=False, path_type=Path))
 @click.option("--server", required=True, metavar="URL", help="The arena server, e.g. https://arena.example.org.")
@@ -71,24 +93,28 @@ def _message(body: bytes) -> str:
 @click.option("--ladder", default="", metavar="NAME", help="The ladder this bot is for.")
 @click.option("--timeout", type=click.FloatRange(min=1), default=300.0, show_default=True,
               help="Seconds to wait for the server.")
-def submit(folder: Path, server: str, token: str, ladder: str, timeout: float) -> None:
+@click.option("--no-check", is_flag=True,
+              help="Upload without the start check (the bot started here first: health, identity, one short match).")
+def submit(folder: Path, server: str, token: str, ladder: str, timeout: float, no_check: bool) -> None:
     """Upload the bot in FOLDER (its bot.toml and files) to a server as a new version.
 
-    Prints the submission's id, content hash and state. The server stores it by content
-    hash: the same files again are the same version. Files submitted for no ladder and
+    First packs and checks it as the server will, then starts it here (in the sandbox, built
+    first if its manifest has a build step) for a quick check: it must answer health and
+    identity and play one short match without a fault, or nothing is uploaded (--no-check
+    skips this). Prints the submission's id, content hash and state. The server stores it by
+    content hash: the same files again are the same version. Files submitted for no ladder and
     submitted again with --ladder are entered on that ladder (validated for it first).
     """
     import http.client
 
-    from arena.submission.archive import ArchiveError, pack
+    from arena.cli.pack import packed_bot
 
     parsed = urllib.parse.urlsplit(server)
     if parsed.scheme not in ("http", "https") or not parsed.netloc:
         raise click.BadParameter("give the server as http://HOST[:PORT] or https://HOST[:PORT]", param_hint="--server")
-    try:
-        data = pack(folder)
-    except ArchiveError as error:
-        raise click.ClickException(f"{folder} cannot be submitted: {error}") from None
+    data, _, _ = packed_bot(folder)
+    if not no_check:
+        _start_check(folder)
     url = server.rstrip("/") + "/api/submissions" + (f"?{urllib.parse.urlencode({'ladder': ladder})}" if ladder else "")
     try:
         status, body = _post(url, data, token.strip(), timeout)

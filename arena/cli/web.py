@@ -40,7 +40,9 @@ from arena.league.storage import StorageError
 @click.option("--max-upload-mb", type=click.IntRange(min=1), default=50, show_default=True,
               help="Largest upload, in MiB (the archive); also the most its files may unpack to.")
 @click.option("--max-uploads-per-hour", type=click.IntRange(min=1), default=10, show_default=True,
-              help="Uploads one author may make in an hour, refused ones included (then 429).")
+              help="New submissions one author may make in an hour (then 429).")
+@click.option("--max-refused-uploads-per-hour", type=click.IntRange(min=1), default=30, show_default=True,
+              help="Refused and repeated uploads one author may make in an hour (then 429, for any upload).")
 @click.option("--forwarded-allow-ips", "proxies", default="127.0.0.1,::1", show_default=True, metavar="ADDRESSES",
               help="Reverse proxies (IP addresses or networks, comma-separated; 'none': no one) whose "
                    "X-Forwarded-For and X-Forwarded-Proto are believed: the client address the limits "
@@ -51,7 +53,7 @@ from arena.league.storage import StorageError
 def serve(host: str, port: int, db_path: Path, play: bool, play_db: Path | None, play_max_open_per_visitor: int,
           play_max_running: int, play_move_timeout: float, sandbox: str, accounts: bool,
           open_registration: bool, uploads: bool, data_dir: Path | None, max_upload_mb: int,
-          max_uploads_per_hour: int, proxies: str, hide_replays: bool) -> None:
+          max_uploads_per_hour: int, max_refused_uploads_per_hour: int, proxies: str, hide_replays: bool) -> None:
     """Serve leaderboards, head-to-head, tournaments, matches and replays of a database, read-only.
 
     Opens the file read-only (it can be served while a tournament writes to it); see
@@ -89,7 +91,7 @@ def serve(host: str, port: int, db_path: Path, play: bool, play_db: Path | None,
         limit = max_upload_mb * MIB
         upload_config = UploadsConfig(data_dir=uploads_folder(db_path, data_dir),
                                       limits=ArchiveLimits(max_archive_bytes=limit, max_unpacked_bytes=limit),
-                                      max_uploads=max_uploads_per_hour)
+                                      max_uploads=max_uploads_per_hour, max_refused=max_refused_uploads_per_hour)
     config = None
     if play:
         try:

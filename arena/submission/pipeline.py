@@ -232,6 +232,8 @@ def _check_text(report: CheckReport) -> str:
         lines += [f"FAIL: {game.game}: match aborted: {problem}" for problem in game.aborted]
         lines += [f"FAIL: {game.game}: {fault.kind.value}: {fault.detail}" for fault in game.faults]
     lines += [f"FAIL: {problem}" for problem in report.problems]
+    if report.output:
+        lines += ["the bot's last output (stdout and stderr), after its first failure:", *(f"  | {line}" for line in report.output)]
     return "\n".join(lines)
 
 
@@ -242,9 +244,7 @@ def _validate(spec: BotSpec, ladder: TournamentRow | None, sandbox: SandboxConfi
     report = check_bot(spec, time_control=tc, only=[ladder.game] if ladder else None, sandbox=sandbox)
     _append(log_path, f"== check-bot\n{_check_text(report)}\n")
     if not report.ok:
-        first = (report.problems or [f"{g.game}: {(g.aborted or [f.detail for f in g.faults])[0]}"
-                                     for g in report.games if g.aborted or g.faults])[0]
-        raise StepFailed(f"check-bot: {first}")
+        raise StepFailed(f"check-bot: {report.first_failure()}")
     if ladder is None:
         return
     seats = ladder.table_size or game_class(ladder.game).default_players

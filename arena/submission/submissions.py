@@ -124,11 +124,29 @@ def authored_bots(db: Database, author: accounts.User, bot_ids: Sequence[int]) -
         (author.id, *bot_ids))}
 
 
+def ladder_named(db: Database, name: str) -> str:
+    """The server's ladder called ``name``, whatever its case, spelled as the server spells it
+    (``""`` for none): authors type names, and "Dice" is plainly the ladder "dice".
+
+    :raises SubmissionError: naming the server's ladders, when none is called ``name``.
+    """
+    from arena.runs.ladder_store import ladders
+
+    if not name:
+        return ""
+    names = sorted({t.name for t in ladders(db)}, key=str.lower)
+    found = [known for known in names if known.lower() == name.lower()]
+    if not found:
+        raise SubmissionError(f"this server has no ladder named {name[:64]!r}; its ladders: "
+                              f"{', '.join(names) or 'none yet'}")
+    return name if name in found else found[0]
+
+
 def policy(db: Database, ladder: str) -> ServerPolicy:
     """What an upload for ``ladder`` (a ladder's name; ``""``: none yet) must be: a language
     of :data:`LANGUAGES`, and a game the ladder plays (without a ladder, any game arena hosts).
 
-    :raises SubmissionError: if there is no ladder of that name.
+    :raises SubmissionError: if there is no ladder of that name (:func:`ladder_named`).
     """
     from arena.runs.ladder_store import ladders
     from arena.submission.archive import ServerPolicy
@@ -136,9 +154,8 @@ def policy(db: Database, ladder: str) -> ServerPolicy:
 
     if not ladder:
         return ServerPolicy(languages=LANGUAGES, games=frozenset(game_names()))
+    ladder = ladder_named(db, ladder)
     games = {t.game for t in ladders(db) if t.name == ladder}
-    if not games:
-        raise SubmissionError(f"this server has no ladder named {ladder!r}")
     return ServerPolicy(languages=LANGUAGES, games=frozenset(games))
 
 
@@ -213,6 +230,7 @@ def receive(db: Database, data_dir: Path, author: accounts.User, data: bytes, *,
     """
     from arena.submission.archive import ArchiveLimits, unpack
 
+    ladder = ladder_named(db, ladder)
     server = policy(db, ladder)
     incoming = Path(data_dir) / INCOMING
     incoming.mkdir(parents=True, exist_ok=True)

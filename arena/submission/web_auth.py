@@ -269,10 +269,33 @@ def _page(request: Request, template: str, context: dict[str, Any], status: int 
     return _with_csrf_cookie(request, response)
 
 
+MAX_NEXT = 2000
+"""Characters of a ``next`` path kept; a longer one goes home."""
+
+
+def same_site_path(value: str) -> str:
+    """``value`` if it is a path on this site (``/matches?x=1``), else ``/``: never another
+    site, so that a link to ``/sign-in?next=...`` cannot send a person elsewhere once signed
+    in.  ``//evil.example``, ``/\\evil.example`` (browsers read both as another host),
+    ``https://...`` and anything with a control character or a space are refused."""
+    if (not value.startswith("/") or value.startswith("//") or "\\" in value or len(value) > MAX_NEXT
+            or not value.isprintable() or " " in value):
+        return "/"
+    parts = urllib.parse.urlsplit(value)
+    return value if not parts.scheme and not parts.netloc else "/"
+
+
+def sign_in_redirect(request: Request) -> RedirectResponse:
+    """To the sign-in form, which sends the person back to this page once signed in."""
+    here = request.url.path + (f"?{request.url.query}" if request.url.query else "")
+    return RedirectResponse(f"/sign-in?{urllib.parse.urlencode({'next': here})}", status_code=303)
+
+
 def sign_in_form(request: Request) -> Response:
-    """``GET /sign-in``."""
+    """``GET /sign-in?next=PATH``: the form, which returns to ``PATH`` (this site's only)."""
     _door(request)
-    return _page(request, "sign_in.html", {"error": "", "name": ""})
+    return _page(request, "sign_in.html", {"error": "", "name": "",
+                                           "next": same_site_path(request.query_params.get("next", "/"))})
 
 
 async def sign_in(request: Request) -> Response:
@@ -284,6 +307,7 @@ async def sign_in(request: Request) -> Response:
     if wait > 0:
         raise too_many(wait, "failed sign-ins from your address")
     name, token = fields.get("name", "").strip(), fields.get("token", "").strip()
+    target = same_site_path(fields.get("next", "/"))
     previous = request.cookies.get(SESSION_COOKIE, "")
 
     def check() -> tuple[str, accounts.Session] | None:
@@ -297,13 +321,14 @@ async def sign_in(request: Request) -> Response:
 
     started = await run_in_threadpool(check)
     if started is None:
-        return await run_in_threadpool(_page, request, "sign_in.html", {"error": "wrong name or token", "name": name},
+        return await run_in_threadpool(_page, request, "sign_in.html",
+                                       {"error": "wrong name or token", "name": name, "next": target},
                                        401, {"WWW-Authenticate": 'Bearer realm="arena"'})
     # Only failures count, and a success uncounts itself alone: signing in to an account of
     # one's own must not reset the count of guesses at others'.
     door.sign_in_failures.give_back(client)
     session_id, session = started
-    response = RedirectResponse("/", status_code=303)
+    response = RedirectResponse(target, status_code=303)
     response.set_cookie(SESSION_COOKIE, session_id, max_age=int(session.expires_at - time.time()), path="/",
                         httponly=True, samesite="lax", secure=request.url.scheme == "https")
     return response

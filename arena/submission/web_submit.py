@@ -13,13 +13,18 @@
 
 The body is read in chunks and cut off as soon as it passes the limit (a ``Content-Length``
 over it is refused before reading anything), so a huge upload costs the server only the
-limit.  Every upload attempt counts against its author's limit, refused ones included.
+limit.  Two limits per author (:func:`_counted`): new submissions (``--max-uploads-per-hour``,
+what costs the worker a build and validation), and refused or repeated uploads
+(``--max-refused-uploads-per-hour``, larger: a mistake costs an author little, while each
+attempt still costs the server an unpacking, so a flood stays bounded).
 """
 
 from __future__ import annotations
 
 import email.parser
 import email.policy
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -27,7 +32,7 @@ from typing import Any
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import JSONResponse, PlainTextResponse, RedirectResponse, Response
+from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from arena.submission import accounts
@@ -35,7 +40,7 @@ from arena.submission.archive import MIB, ArchiveError, ArchiveLimits
 from arena.submission.submissions import (NameOwnedError, Submission, SubmissionError, read_log, receive,
                                           submission, submissions)
 from arena.submission.web_auth import (CSRF_FIELD, AccountsDoor, RateLimiter, _page, bearer_user, check_csrf,
-                                       page_or_token_user, signed_in, too_many)
+                                       page_or_token_user, sign_in_redirect, signed_in, too_many)
 
 FORM_ALLOWANCE = 64 * 1024
 """Bytes a multipart form may add to the archive (its boundaries, headers and fields)."""
@@ -50,7 +55,10 @@ class UploadsConfig:
     limits: ArchiveLimits = ArchiveLimits()
     """The archive limits; ``max_archive_bytes`` is also the request body's."""
     max_uploads: int = 10
-    """Uploads one author may make in :attr:`window_seconds` (then 429)."""
+    """New submissions one author may make in :attr:`window_seconds` (then 429)."""
+    max_refused: int = 30
+    """Refused and repeated (same files) uploads one author may make in :attr:`window_seconds`
+    (then 429 for every upload)."""
     window_seconds: float = 3600.0
 
 
@@ -60,6 +68,7 @@ class Uploads:
     def __init__(self, config: UploadsConfig) -> None:
         self.config = config
         self.limiter = RateLimiter(config.max_uploads, config.window_seconds)
+        self.refused = RateLimiter(config.max_refused, config.window_seconds)
 
 
 def _uploads(request: Request) -> tuple[Uploads, AccountsDoor]:
@@ -102,12 +111,29 @@ async def _read_body(request: Request, limit: int) -> bytes:
     return b"".join(chunks)
 
 
-def _count_upload(uploads: Uploads, user: accounts.User) -> None:
-    """Count an upload attempt of ``user``, or refuse it (429) past the limit."""
-    wait = uploads.limiter.take(str(user.id))
+@contextmanager
+def _counted(uploads: Uploads, user: accounts.User) -> Iterator[list[bool]]:
+    """Count an upload of ``user`` against one of the two limits, or refuse it (429) when
+    either is reached.  The caller appends ``True`` to the list it is given for a new
+    submission; anything else (a refusal, the same files again, an error) counts as refused.
+
+    Both limits are taken at once, before the upload is read (a burst of simultaneous uploads
+    cannot all pass the check before any is counted), and the one the outcome does not use
+    is given back."""
+    key, hours = str(user.id), uploads.config.window_seconds / 3600
+    wait = uploads.refused.take(key)
     if wait > 0:
-        raise too_many(wait, f"uploads from your account (limit {uploads.config.max_uploads} per "
-                             f"{uploads.config.window_seconds / 3600:g} h)")
+        raise too_many(wait, f"refused or repeated uploads from your account (limit {uploads.config.max_refused} "
+                             f"per {hours:g} h)")
+    wait = uploads.limiter.take(key)
+    if wait > 0:
+        raise too_many(wait, f"uploads from your account (limit {uploads.config.max_uploads} new submissions "
+                             f"per {hours:g} h)")
+    accepted: list[bool] = []
+    try:
+        yield accepted
+    finally:
+        (uploads.refused if accepted else uploads.limiter).give_back(key)
 
 
 def _store(uploads: Uploads, door: AccountsDoor, user: accounts.User, data: bytes,
@@ -120,14 +146,17 @@ async def upload(request: Request) -> Response:
     """``POST /api/submissions``."""
     uploads, door = _uploads(request)
     user = await run_in_threadpool(bearer_user, request)
-    _count_upload(uploads, user)
-    data = await _read_body(request, uploads.config.limits.max_archive_bytes)
-    try:
-        found, new = await run_in_threadpool(_store, uploads, door, user, data, request.query_params.get("ladder", ""))
-    except NameOwnedError as error:
-        raise HTTPException(409, str(error)) from None
-    except (ArchiveError, SubmissionError) as error:
-        raise HTTPException(400, str(error)) from None
+    with _counted(uploads, user) as accepted:
+        data = await _read_body(request, uploads.config.limits.max_archive_bytes)
+        try:
+            found, new = await run_in_threadpool(_store, uploads, door, user, data,
+                                                 request.query_params.get("ladder", ""))
+        except NameOwnedError as error:
+            raise HTTPException(409, str(error)) from None
+        except (ArchiveError, SubmissionError) as error:
+            raise HTTPException(400, str(error)) from None
+        if new:
+            accepted.append(True)
     return JSONResponse({**submission_json(found), "new": new}, status_code=201 if new else 200)
 
 
@@ -170,11 +199,17 @@ def log(request: Request) -> Response:
 
 
 def _form_page(request: Request, session: accounts.Session, message: str = "", error: str = "",
-               status: int = 200) -> Response:
+               status: int = 200, ladder: str | None = None) -> Response:
+    """The form, with the server's ladders to choose from (``ladder`` chosen; ``None``: the
+    first) and the person's submissions."""
+    from arena.runs.ladder_store import ladders
+
     _, door = _uploads(request)
     with door.connect() as db:
         mine = submissions(db, session.user)
+        offered = sorted(ladders(db), key=lambda t: t.name.lower())
     return _page(request, "submit.html", {"submissions": mine, "message": message, "error": error,
+                                          "ladders": offered, "chosen": ladder,
                                           "limit_mib": request.app.state.uploads.config.limits.max_archive_bytes / MIB},
                  status)
 
@@ -184,7 +219,7 @@ def submit_form(request: Request) -> Response:
     _uploads(request)
     session = signed_in(request)
     if session is None:
-        return RedirectResponse("/sign-in", status_code=303)
+        return sign_in_redirect(request)
     return _form_page(request, session)
 
 
@@ -216,18 +251,21 @@ async def submit(request: Request) -> Response:
     body = await _read_body(request, uploads.config.limits.max_archive_bytes + FORM_ALLOWANCE)
     fields = await run_in_threadpool(_multipart, body, request.headers.get("content-type", ""))
     check_csrf(fields.get(CSRF_FIELD, b""), session.csrf)
-    _count_upload(uploads, session.user)
-    data = fields.get("archive", b"")
-    if not data:
-        return await run_in_threadpool(_form_page, request, session, "", "choose a tar.gz or zip file to upload", 400)
-    if len(data) > uploads.config.limits.max_archive_bytes:
-        raise HTTPException(413, "the upload is larger than this server's limit")
-    ladder = fields.get("ladder", b"").decode("utf-8", "replace").strip()
-    try:
-        found, new = await run_in_threadpool(_store, uploads, door, session.user, data, ladder)
-    except (ArchiveError, SubmissionError) as error:
-        status = 409 if isinstance(error, NameOwnedError) else 400
-        return await run_in_threadpool(_form_page, request, session, "", str(error), status)
+    with _counted(uploads, session.user) as accepted:
+        data = fields.get("archive", b"")
+        if not data:
+            return await run_in_threadpool(_form_page, request, session, "", "choose a tar.gz or zip file to upload",
+                                           400)
+        if len(data) > uploads.config.limits.max_archive_bytes:
+            raise HTTPException(413, "the upload is larger than this server's limit")
+        ladder = fields.get("ladder", b"").decode("utf-8", "replace").strip()
+        try:
+            found, new = await run_in_threadpool(_store, uploads, door, session.user, data, ladder)
+        except (ArchiveError, SubmissionError) as error:
+            status = 409 if isinstance(error, NameOwnedError) else 400
+            return await run_in_threadpool(_form_page, request, session, "", str(error), status, ladder)
+        if new:
+            accepted.append(True)
     said = (f"received {found.bot_name} {found.version} as submission {found.id}" if new else
             f"{found.bot_name} with this content is submission {found.id} already"
             + (f": {found.message}" if found.message else ""))

@@ -25,13 +25,13 @@ from typing import Any
 
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import JSONResponse, RedirectResponse, Response
+from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from arena.submission import accounts
 from arena.submission.sprt_runs import run_of
 from arena.submission.submissions import Submission, read_log, submissions
-from arena.submission.web_auth import _page, page_or_token_user, signed_in
+from arena.submission.web_auth import _page, page_or_token_user, sign_in_redirect, signed_in
 from arena.submission.web_submit import _uploads, readable_submission
 from arena.web.data import BadRequest, iso_time, is_whole_number
 from arena.web.replay import parse_view, replay_steps
@@ -75,7 +75,7 @@ def listing_page(request: Request) -> Response:
     _data_dir(request)
     session = signed_in(request)
     if session is None:
-        return RedirectResponse("/sign-in", status_code=303)
+        return sign_in_redirect(request)
     with request.app.state.accounts.connect() as db:
         found = submissions(db, None if session.user.admin else session.user)
     return _page(request, "submissions.html", {"submissions": found, "when": iso_time})
@@ -86,7 +86,7 @@ def detail_page(request: Request) -> Response:
     data_dir = _data_dir(request)
     session = signed_in(request)
     if session is None:
-        return RedirectResponse("/sign-in", status_code=303)
+        return sign_in_redirect(request)
     found, log_path = readable_submission(request, session.user)
     with request.app.state.accounts.connect() as db:
         run = run_of(db, found.id)
@@ -111,7 +111,7 @@ def replay_page(request: Request) -> Response:
     session = signed_in(request)
     if session is None:
         _data_dir(request)
-        return RedirectResponse("/sign-in", status_code=303)
+        return sign_in_redirect(request)
     found, seat, record = _record(request, session.user)
     return _page(request, "submission_replay.html", {"s": found, "seat": seat, "record": record})
 

@@ -18,12 +18,12 @@ from typing import Any
 
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import JSONResponse, RedirectResponse, Response
+from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from arena.submission import accounts
 from arena.submission.sprt_runs import run_json, run_of
-from arena.submission.web_auth import _page, page_or_token_user, signed_in
+from arena.submission.web_auth import _page, page_or_token_user, sign_in_redirect, signed_in
 from arena.submission.web_submit import _uploads, readable_submission
 from arena.web.charts import llr_svg
 from arena.web.data import iso_time
@@ -55,7 +55,7 @@ def sprt_page(request: Request) -> Response:
     _uploads(request)
     session = signed_in(request)
     if session is None:
-        return RedirectResponse("/sign-in", status_code=303)
+        return sign_in_redirect(request)
     run = _run_for(request, session.user)
     title = f"LLR of {run['new']['bot']} against {run['old']['bot']}"
     chart = llr_svg([(p["pairs"], p["llr"]) for p in run["history"]], run["lower"], run["upper"], title)

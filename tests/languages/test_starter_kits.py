@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from arena.authoring.starter_kit import BUILD, DEBUG_ADDRESS, LANGUAGES, write_starter_kit
+from arena.authoring.starter_kit import BUILD, BUILD_STEP, DEBUG_ADDRESS, LANGUAGES, write_starter_kit
 from arena.cli import main
 from arena.resources import doc_pages
 from referee.games import game_names
@@ -64,11 +64,20 @@ def test_starter_kit_builds_outside_the_repository_and_passes_check_bot(tmp_path
     manifest = tomllib.loads((kit / "bot.toml").read_text(encoding="utf-8"))
     assert manifest["name"] == f"my-{language}-bot" and manifest["games"] == ["*"]
     assert "sandbox" not in manifest  # needs no folder outside its own
-    assert manifest.get("build") == BUILD[language]  # named in the error if the program is missing
-    build(kit, language)
-    result = invoke("check-bot", str(kit), "--sandbox", sandbox())
+    if BUILD_STEP[language]:  # built by arena, in the sandbox, into $ARENA_BUILD
+        assert manifest["build"] == {"command": BUILD_STEP[language]} and manifest["command"] == ["{build}/bot"]
+    else:
+        assert manifest.get("build") == BUILD[language]  # named in the error if the program is missing
+    if language == "node":  # new-bot installed its dependencies
+        assert (kit / "node_modules" / "@grpc" / "grpc-js").is_dir()
+    # As new-bot made it, with no step by hand: check-bot runs the build step, as a server would.
+    result = invoke("check-bot", str(kit), "--sandbox", sandbox(), "--startup-timeout", "30", "--matches", "1")
     assert result.exit_code == 0, result.output
     assert f"my-{language}-bot 0.1" in result.output  # the identity it reports is the manifest's
+    assert not (kit / "build").exists()  # the sandbox showed the folder read-only
+    if language == "go":  # and the README's build by hand, to run the bot yourself
+        build(kit, language)
+        assert (kit / "build" / "bot").is_file()
 
 
 def test_kit_for_one_game_claims_only_that_game_and_plays_it(tmp_path: Path) -> None:

@@ -10,6 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from referee.bots import TAIL_LINES
+from tests.referee.script_bots import script_bot
+
 ROOT = Path(__file__).resolve().parents[2]
 PYTHON_BOTS = ROOT / "sample_bots" / "python"
 SAMPLE_MANIFESTS = sorted(p.parent for p in (ROOT / "sample_bots").rglob("bot.toml") if "node_modules" not in p.parts)
@@ -76,3 +79,37 @@ def test_check_bot_json_report_is_typed() -> None:
     assert report["ok"] is True and report["problems"] == []
     (game,) = report["games"]
     assert game["game"] == "yahtzee" and game["matches"] == 2 and isinstance(game["median_ms"], float)
+
+
+def test_a_bot_with_a_syntax_error_is_told_the_file_line_and_traceback(tmp_path: Path) -> None:
+    tmp_path.chmod(0o755)  # readable by the sandbox's unprivileged user
+    script_bot(tmp_path / "typo", "typo", "import sys\n\ndef decide(observation, legal)\n    return 0\n")
+    result = check_bot(str(tmp_path / "typo"))
+    assert result.returncode == 1
+    assert "exited with status 1: SyntaxError: expected ':' (bot.py, line 3)" in result.stdout, result.stdout
+    tail = result.stdout.split("after its first failure:\n", 1)[1]
+    assert "  |     def decide(observation, legal)\n" in tail and "  | SyntaxError: expected ':'\n" in tail
+
+
+def test_a_bot_that_raises_mid_match_is_shown_its_traceback_and_what_it_printed(tmp_path: Path) -> None:
+    tmp_path.chmod(0o755)
+    script_bot(tmp_path / "boom", "boom", BOOM_BOT)
+    result = check_bot(str(tmp_path / "boom"), "--game", "yahtzee", "--matches", "1")
+    assert result.returncode == 1
+    assert "FAIL: yahtzee: error at decision 0: UNKNOWN: decide raised RuntimeError: boom (bot.py, line 6)" \
+        in result.stdout, result.stdout
+    tail = result.stdout.split("after its first failure:\n", 1)[1]
+    assert "  | thinking about " in tail and '  |     raise RuntimeError("boom")\n' in tail
+    assert len(tail.splitlines()) <= TAIL_LINES + 1  # bounded: the lines, then "check-bot: FAILED"
+
+
+BOOM_BOT = """import sys
+from arena.sdk import run_bot
+
+def decide(observation, legal_actions):
+    print("thinking about", len(legal_actions), "actions", file=sys.stderr)
+    raise RuntimeError("boom")
+
+run_bot(decide, name="boom", version="1", games=["yahtzee"])
+"""
+"""A bot that prints a line, then raises in every decision."""

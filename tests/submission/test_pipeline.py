@@ -423,3 +423,17 @@ def test_files_submitted_for_no_ladder_enter_the_ladder_they_are_submitted_again
         assert last.stdout.strip() == line.replace("state received: submitted again for ladder dice (it was for no "
                                                    "ladder): waiting for the worker", f"state active: {entered.message}")
     assert work_once(db, data_dir) == []
+
+
+def test_a_bot_with_a_syntax_error_fails_with_its_file_line_and_traceback_in_its_log(
+        league: tuple[Database, Path], tmp_path: Path) -> None:
+    db, data_dir = league
+    bot = bot_named(tmp_path / "b", "typo")
+    (bot / "bot.py").write_text('import sys\n\ndef decide(observation, legal)\n    return 0\n')
+    sub, _ = receive(db, data_dir, accounts.user(db, "ann"), pack(bot), ladder="dice")
+    [outcome] = work_once(db, data_dir)
+    assert outcome.state == "failed"
+    assert "exited with status 1: SyntaxError: expected ':' (bot.py, line 3)" in outcome.message, outcome.message
+    log_path = db.conn.execute("SELECT log_path FROM submissions WHERE id = ?", (sub.id,)).fetchone()[0]
+    tail = (data_dir / log_path).read_text().split("after its first failure:\n", 1)[1]
+    assert "  |     def decide(observation, legal)\n" in tail and "  | SyntaxError: expected ':'\n" in tail

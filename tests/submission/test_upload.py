@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import http.client
+import io
 import json
 import os
 import shutil
@@ -12,6 +13,7 @@ import socket
 import stat
 import subprocess
 import sys
+import tarfile
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -34,8 +36,10 @@ RANDOM_BOT = ROOT / "sample_bots" / "python" / "random_bot"
 LIMIT_MIB = 1
 """The served upload limit (``--max-upload-mb``)."""
 FLOOD = 10
-"""The served per-author limit (``--max-uploads-per-hour``)."""
-USERS = ("alice", "bob", "carol", "dave", "erin", "frank", "gina", "henry")
+"""The served per-author limit of new submissions (``--max-uploads-per-hour``)."""
+REFUSED_FLOOD = 12
+"""The served per-author limit of refused and repeated uploads (``--max-refused-uploads-per-hour``)."""
+USERS = ("alice", "bob", "carol", "dave", "erin", "frank", "gina", "henry", "iris")
 
 
 @dataclass
@@ -70,7 +74,8 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
     port = free_port()
     process = subprocess.Popen([sys.executable, "-m", "arena.cli", "serve", "--db", str(db_path), "--port", str(port),
                                 "--accounts", "--uploads", "--max-upload-mb", str(LIMIT_MIB),
-                                "--max-uploads-per-hour", str(FLOOD)],
+                                "--max-uploads-per-hour", str(FLOOD),
+                                "--max-refused-uploads-per-hour", str(REFUSED_FLOOD)],
                                cwd=ROOT, text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
         assert process.stdout is not None
@@ -100,11 +105,12 @@ def request(served: Served, method: str, path: str, body: bytes | None = None,
         return response.status, text
 
 
-def submit(*args: str) -> subprocess.CompletedProcess[str]:
-    """``arena submit`` in a subprocess (the token from the environment is not inherited)."""
+def submit(*args: str, check: bool = False) -> subprocess.CompletedProcess[str]:
+    """``arena submit`` in a subprocess (the token from the environment is not inherited);
+    without its start check unless ``check`` (the tests of the check ask for it)."""
     env = {k: v for k, v in os.environ.items() if k != "ARENA_TOKEN"}
-    return subprocess.run([sys.executable, "-m", "arena.cli", "submit", *args], capture_output=True, text=True,
-                          cwd=ROOT, timeout=120, env=env)
+    return subprocess.run([sys.executable, "-m", "arena.cli", "submit", *args, *([] if check else ["--no-check"])],
+                          capture_output=True, text=True, cwd=ROOT, timeout=900, env=env)
 
 
 def bot_named(folder: Path, name: str, version: str = "1.0") -> Path:
@@ -212,13 +218,14 @@ def test_a_dot_dot_archive_is_refused_with_nothing_left_on_disk(served: Served) 
 def test_a_language_the_server_cannot_build_and_an_unknown_ladder_are_refused(served: Served, tmp_path: Path) -> None:
     bot = bot_named(tmp_path / "r", "rusty")
     (bot / "bot.toml").write_text((bot / "bot.toml").read_text().replace('"python"', '"rust"'))
-    result = submit(str(bot), "--server", served.url, "--token", served.tokens["bob"])
+    status, answer = request(served, "POST", "/api/submissions", pack(bot), served.tokens["bob"])
+    assert status == 400 and answer == {"error": "bot.toml names language 'rust'; this server builds cpp, go, node, python"}
+    result = submit(str(bot), "--server", served.url, "--token", served.tokens["bob"])  # said before uploading
     assert result.returncode == 1 and result.stderr.strip() == (
-        "Error: the server refused the upload (400): bot.toml names language 'rust'; this server builds "
-        "cpp, go, node, python")
+        f"Error: {bot} cannot be submitted: bot.toml names language 'rust'; this server builds cpp, go, node, python")
     result = submit(str(RANDOM_BOT), "--server", served.url, "--token", served.tokens["bob"], "--ladder", "nope")
     assert result.returncode == 1 and result.stderr.strip() == (
-        "Error: the server refused the upload (400): this server has no ladder named 'nope'")
+        "Error: the server refused the upload (400): this server has no ladder named 'nope'; its ladders: none yet")
 
 
 def test_a_body_over_the_limit_is_cut_off_before_it_is_all_sent(served: Served) -> None:
@@ -255,13 +262,29 @@ def test_a_body_over_the_limit_is_cut_off_before_it_is_all_sent(served: Served) 
     assert everything_below(served.data_dir) == before
 
 
-def test_a_flood_of_uploads_from_one_author_is_limited(served: Served) -> None:
+def test_a_flood_of_refused_uploads_from_one_author_is_limited(served: Served, tmp_path: Path) -> None:
     junk = b"not an archive"
-    answers = [request(served, "POST", "/api/submissions", junk, served.tokens["dave"]) for _ in range(FLOOD)]
-    assert all(status == 400 for status, _ in answers)  # refused uploads count too
-    status, answer = request(served, "POST", "/api/submissions", junk, served.tokens["dave"])
-    assert status == 429 and "too many uploads from your account" in str(answer)
+    answers = [request(served, "POST", "/api/submissions", junk, served.tokens["dave"]) for _ in range(REFUSED_FLOOD)]
+    assert all(status == 400 for status, _ in answers)
+    for body in (junk, pack(bot_named(tmp_path / "b", "daves-bot"))):  # then nothing passes, not even a good one
+        status, answer = request(served, "POST", "/api/submissions", body, served.tokens["dave"])
+        assert status == 429 and "too many refused or repeated uploads from your account" in str(answer), answer
     assert request(served, "POST", "/api/submissions", junk, served.tokens["alice"])[0] == 400  # others go on
+
+
+def test_only_new_submissions_count_against_the_uploads_limit(served: Served, tmp_path: Path) -> None:
+    token = served.tokens["iris"]
+    bots = [pack(bot_named(tmp_path / str(number), "iris-bot", str(number))) for number in range(FLOOD + 1)]
+    for number, bot in enumerate(bots[:FLOOD]):
+        # A refused upload and the same files again count as refused, not as new submissions
+        # (counted together, the 19 uploads would have met the limit of 10 at the sixth bot).
+        again = request(served, "POST", "/api/submissions", bots[0] if number % 2 == 0 else b"not an archive", token)
+        assert again[0] == (400 if number % 2 else 200 if number else 201), again
+        if number:
+            status, answer = request(served, "POST", "/api/submissions", bot, token)
+            assert status == 201, answer
+    status, answer = request(served, "POST", "/api/submissions", bots[FLOOD], token)
+    assert status == 429 and f"uploads from your account (limit {FLOOD} new submissions per 1 h)" in str(answer)
 
 
 def test_stored_bots_are_not_served_by_any_url(served: Served, tmp_path: Path) -> None:
@@ -338,3 +361,54 @@ def test_arena_submit_of_a_bot_over_the_servers_limit_says_so_before_sending_it(
     assert result.returncode == 1 and result.stderr.strip() == (
         "Error: the server refused the upload (413): the upload is larger than this server's limit of 1,048,576 "
         "bytes (1 MiB)")
+
+
+def test_arena_pack_writes_the_archive_the_server_takes_and_refuses_what_it_would_refuse(
+        served: Served, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    bot = bot_named(tmp_path / "packed", "packed-bot", "2.0")
+    for junk in ("__pycache__/bot.cpython-311.pyc", ".venv/bin/python", ".git/HEAD"):
+        (bot / junk).parent.mkdir(parents=True, exist_ok=True)
+        (bot / junk).write_text("junk")
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["pack", str(bot)])
+    assert result.exit_code == 0, result.output
+    digest = content_hash(bot)
+    assert result.output.startswith("wrote packed-bot-2.0.tar.gz: packed-bot@2.0, ") and digest in result.output
+    data = (tmp_path / "packed-bot-2.0.tar.gz").read_bytes()
+    with tarfile.open(fileobj=io.BytesIO(data)) as tar:
+        assert sorted(tar.getnames()) == ["bot.py", "bot.toml"]  # no cache, venv or .git
+    status, answer = request(served, "POST", "/api/submissions", data, served.tokens["erin"])
+    assert status == 201 and isinstance(answer, dict) and answer["content_hash"] == digest, answer
+
+    sample = ROOT / "sample_bots" / "cpp" / "random_bot"  # reads ../build, outside its folder
+    unnamed = bot_named(tmp_path / "unnamed", "x")  # a name too short to be stored
+    bad_language = bot_named(tmp_path / "rusty", "rusty")
+    (bad_language / "bot.toml").write_text((bad_language / "bot.toml").read_text().replace('"python"', '"rust"'))
+    for folder, reason in ((sample, "[sandbox] read_only '../build' is <the server's uploads>/build, outside"),
+                           (unnamed, "bot.toml's name 'x' is not a submitted bot's name (2 to 32 characters"),
+                           (bad_language, "bot.toml names language 'rust'; this server builds cpp, go, node, python"),
+                           (tmp_path, "no bot.toml in")):
+        result = CliRunner().invoke(main, ["pack", str(folder), "-o", str(tmp_path / "refused.tar.gz")])
+        assert result.exit_code == 1 and f"Error: {folder} cannot be submitted: " in result.output, result.output
+        assert reason in result.output and "Traceback" not in result.output, result.output
+    assert not (tmp_path / "refused.tar.gz").exists()
+
+
+def test_arena_submit_starts_the_bot_first_and_does_not_upload_one_that_fails(served: Served, tmp_path: Path) -> None:
+    tmp_path.chmod(0o755)  # readable by the sandbox's unprivileged user
+    bot = bot_named(tmp_path / "typo", "typo-bot")
+    (bot / "bot.py").write_text("import sys\n\ndef decide(observation, legal)\n    return 0\n")
+    token = served.tokens["gina"]
+    result = submit(str(bot), "--server", served.url, "--token", token, check=True)
+    assert result.returncode == 1 and result.stdout == ""
+    *output, error = result.stderr.strip().splitlines()
+    assert error.startswith(f"Error: {bot} does not pass the start check, not uploaded: bot typo-bot: process exited "
+                            "before serving; exited with status 1: SyntaxError: expected ':' (bot.py, line 3)"), error
+    assert error.endswith(f"(`arena check-bot {bot}` says more; --no-check uploads it anyway)")
+    assert "  |     def decide(observation, legal)" in output and "  | SyntaxError: expected ':'" in output
+    assert not (served.data_dir / "bots" / "gina" / "typo-bot").exists()
+    result = submit(str(bot), "--server", served.url, "--token", token)  # --no-check: uploaded as it is
+    assert result.returncode == 0 and result.stdout.startswith("submitted: submission "), result.stderr
+    fixed = bot_named(tmp_path / "fixed", "typo-bot", "1.1")
+    result = submit(str(fixed), "--server", served.url, "--token", token, check=True)
+    assert result.returncode == 0 and result.stdout.startswith("submitted: submission "), result.stderr

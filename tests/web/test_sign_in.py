@@ -26,6 +26,7 @@ from arena.cli import main
 from arena.league.storage import Database
 from arena.submission import accounts
 from arena.submission.web_auth import AccountsConfig
+from arena.submission.web_submit import UploadsConfig
 
 from .conftest import ROOT, Server, free_port
 
@@ -316,3 +317,26 @@ def test_arena_serve_accounts(league) -> None:
 def test_open_registration_needs_accounts(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["serve", "--open-registration", "--db", str(tmp_path / "x.db")])
     assert result.exit_code == 2 and "Error: --open-registration needs --accounts" in result.output
+
+
+def test_signing_in_returns_to_the_page_that_asked_and_never_to_another_site(tmp_path: Path, league) -> None:
+    _, tokens = league
+    with Server(league[0], accounts=AccountsConfig(), uploads=UploadsConfig(data_dir=tmp_path / "data")) as server:
+        client = Client(server)
+        status, headers, _ = client.request("GET", "/submissions?x=1")
+        assert status == 303 and headers["Location"] == "/sign-in?next=%2Fsubmissions%3Fx%3D1"
+        status, _, form = client.request("GET", headers["Location"])
+        assert status == 200 and '<input type="hidden" name="next" value="/submissions?x=1">' in form
+        fields = {"csrf": client.csrf(), "name": "bob", "token": tokens["bob"]}
+        assert client.request("POST", "/sign-in", {**fields, "name": "bob", "token": "wrong", "next": "/submit"})[0] \
+            == 401
+        status, headers, _ = client.request("POST", "/sign-in", {**fields, "next": "/submissions?x=1"})
+        assert status == 303 and headers["Location"] == "/submissions?x=1"
+        for evil in ("//evil.example", "//evil.example/submit", "https://evil.example/", "/\\evil.example",
+                     "http:/evil.example", "javascript:alert(1)", "/\t/evil.example", "evil.example"):
+            other = Client(server)
+            _, _, form = other.request("GET", f"/sign-in?{urllib.parse.urlencode({'next': evil})}")
+            assert '<input type="hidden" name="next" value="/">' in form, evil
+            status, headers, _ = other.request("POST", "/sign-in", {"csrf": other.csrf(), "name": "bob",
+                                                                     "token": tokens["bob"], "next": evil})
+            assert status == 303 and headers["Location"] == "/", evil

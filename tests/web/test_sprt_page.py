@@ -110,7 +110,7 @@ def test_only_the_author_and_an_admin_see_a_run(runs: Runs) -> None:
     assert ben.request("GET", f"/api/submissions/{runs.tested}/sprt")[0] == 404
     anonymous = Client(runs.server)
     status, headers, _ = anonymous.request("GET", f"/submissions/{runs.tested}/sprt")
-    assert status == 303 and headers["location"] == "/sign-in"
+    assert status == 303 and headers["location"] == f"/sign-in?next=%2Fsubmissions%2F{runs.tested}%2Fsprt"
 
 
 def test_the_page_draws_the_llr_and_escapes_the_bot_names(runs: Runs) -> None:

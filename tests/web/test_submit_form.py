@@ -6,6 +6,7 @@ from __future__ import annotations
 import html
 import http.client
 import io
+import re
 import shutil
 import zipfile
 from collections.abc import Iterator
@@ -53,6 +54,11 @@ def zipped_bot(folder: Path) -> Path:
 
 def raw_post(client: Client, body: bytes, content_type: str) -> int:
     """POST ``body`` to /submit with ``client``'s cookies: the status."""
+    return posted(client, body, content_type)[0]
+
+
+def posted(client: Client, body: bytes, content_type: str) -> tuple[int, str]:
+    """POST ``body`` to /submit with ``client``'s cookies: the status and the page."""
     conn = http.client.HTTPConnection("127.0.0.1", client.server.port, timeout=30)
     headers = {"Content-Type": content_type}
     if client.cookies:
@@ -60,23 +66,22 @@ def raw_post(client: Client, body: bytes, content_type: str) -> int:
     try:
         conn.request("POST", "/submit", body, headers)
         response = conn.getresponse()
-        response.read()
+        text = response.read().decode()
     finally:
         conn.close()
-    return response.status
+    return response.status, text
 
 
 def test_a_zip_uploaded_through_the_form_is_received(uploads, page, tmp_path: Path) -> None:
     server, tokens, data_dir = uploads
     archive = zipped_bot(tmp_path)
-    page.goto(f"{server.url}/submit")  # not signed in: to the sign-in form first
-    page.wait_for_url(f"{server.url}/sign-in")
+    page.goto(f"{server.url}/submit")  # not signed in: to the sign-in form first, then back
+    page.wait_for_url(f"{server.url}/sign-in?next=%2Fsubmit")
     page.get_by_label("name").fill("alice")
     page.get_by_label("token").fill(tokens["alice"])
     page.get_by_role("button", name="Sign in").click()
-    page.wait_for_url(f"{server.url}/")
-    page.get_by_role("link", name="Submit a bot").click()
     page.wait_for_url(f"{server.url}/submit")
+    assert page.get_by_label("ladder").locator("option").all_inner_texts() == ["no ladder (validated only)"]
     assert page.locator("main").inner_text().count("None yet.") == 1
     page.get_by_label("bot (tar.gz or zip").set_input_files(str(archive))
     page.get_by_role("button", name="Upload").click()
@@ -120,21 +125,41 @@ def test_a_form_post_without_the_sessions_csrf_token_is_refused(uploads, tmp_pat
     assert raw_post(stranger, b"--x--\r\n", "multipart/form-data; boundary=x") == 403
 
 
-def form_post(client: Client, fields: dict[str, bytes]) -> tuple[int, str]:
-    """POST ``fields`` to /submit as multipart/form-data, as the form sends them: the status and page."""
+def multipart(fields: dict[str, bytes]) -> tuple[bytes, str]:
+    """A multipart/form-data body of ``fields`` (``archive`` as a file) and its content type."""
     boundary = "----arena-test-boundary"
-    body = b"".join(f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"'.encode()
-                    + (b'; filename="bot.zip"\r\nContent-Type: application/zip' if name == "archive" else b"")
-                    + b"\r\n\r\n" + value + b"\r\n" for name, value in fields.items()) + f"--{boundary}--\r\n".encode()
-    conn = http.client.HTTPConnection("127.0.0.1", client.server.port, timeout=30)
-    headers = {"Content-Type": f"multipart/form-data; boundary={boundary}",
-               "Cookie": "; ".join(f"{k}={v}" for k, v in client.cookies.items())}
-    try:
-        conn.request("POST", "/submit", body, headers)
-        response = conn.getresponse()
-        return response.status, response.read().decode()
-    finally:
-        conn.close()
+    file = '; filename="b.zip"'
+    parts = [f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"{file if name == "archive" else ""}'
+             f'\r\n\r\n'.encode() + value + b"\r\n" for name, value in fields.items()]
+    return b"".join(parts) + f"--{boundary}--\r\n".encode(), f"multipart/form-data; boundary={boundary}"
+
+
+def test_the_form_offers_the_servers_ladders_and_takes_a_name_in_any_case(tmp_path: Path) -> None:
+    config = tmp_path / "ladder.toml"
+    config.write_text(f'db = "league.db"\n[[ladder]]\nname = "Dice"\ngame = "yahtzee"\nseats = 2\n'
+                      f'bots = ["{SAMPLE_BOTS / "random_bot"}"]\n[[ladder]]\nname = "cards"\ngame = "yaniv"\n'
+                      f'seats = 2\nbots = ["{SAMPLE_BOTS / "random_bot"}"]\n', encoding="utf-8")
+    loaded = load_config(config)
+    with Database(loaded.db) as db:
+        for ladder in loaded.ladders:
+            open_ladder(db, ladder, loaded)
+        token = accounts.add_user(db, "alice")[1]
+    archive = zipped_bot(tmp_path).read_bytes()
+    with Server(loaded.db, accounts=AccountsConfig(), uploads=UploadsConfig(data_dir=tmp_path / "data")) as server:
+        client = Client(server)
+        assert client.sign_in("alice", token)[0] == 303
+        status, _, form = client.request("GET", "/submit")
+        options = re.findall(r'<option value="([^"]*)"[^>]*>([^<]*)</option>', form)
+        assert options == [("cards", "cards (yaniv)"), ("Dice", "Dice (yahtzee)"), ("", "no ladder (validated only)")]
+        body, kind = multipart({"csrf": client.csrf("/submit").encode(), "ladder": b"nope", "archive": archive})
+        status, page = posted(client, body, kind)
+        assert status == 400 and "this server has no ladder named &#39;nope&#39;; its ladders: cards, Dice" in page, \
+            re.findall(r'<p class="error">.*?</p>', page)
+        body, kind = multipart({"csrf": client.csrf("/submit").encode(), "ladder": b"DICE", "archive": archive})
+        status, page = posted(client, body, kind)
+        assert status == 200 and "received zipped" in page, page
+    with Database(loaded.db) as db:
+        assert [tuple(row) for row in db.conn.execute("SELECT ladder FROM submissions")] == [("Dice",)]
 
 
 def test_files_uploaded_for_no_ladder_enter_the_ladder_they_are_uploaded_again_for(tmp_path: Path) -> None:
@@ -154,8 +179,8 @@ def test_files_uploaded_for_no_ladder_enter_the_ladder_they_are_uploaded_again_f
         assert client.sign_in("bob", token)[0] == 303
 
         def upload(ladder: str) -> tuple[int, str, list[tuple[str, str, str]]]:
-            status, page = form_post(client, {"csrf": client.csrf("/submit").encode(), "archive": archive,
-                                              "ladder": ladder.encode()})
+            status, page = posted(client, *multipart({"csrf": client.csrf("/submit").encode(), "archive": archive,
+                                                             "ladder": ladder.encode()}))
             message = page.split('<p class="message">', 1)[1].split("</p>", 1)[0] if 'class="message"' in page \
                 else page.split('class="error">', 1)[1].split("</p>", 1)[0]
             with Database(config.db) as db:
