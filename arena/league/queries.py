@@ -8,6 +8,7 @@ numbers ``arena ratings`` would store, in the same order.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime, timezone
 from typing import Any
 
 from arena.league.ratings import RatingPlan, RatingRow, head_to_head, plan_ratings, rating_table
@@ -109,3 +110,8 @@ def seeds_to_play(db: Database, tournament_id: int, limit: int, *, failed: bool)
     rows = db.conn.execute(f"SELECT seed FROM matches WHERE tournament_id = ? AND status IN ({statuses}) LIMIT ?",
                            (tournament_id, limit + 1)).fetchall()
     return None if len(rows) > limit else frozenset(row[0] for row in rows)
+
+
+def iso_time(stamp: float | None) -> str | None:
+    """A stored Unix time as ISO 8601 in UTC with its offset (``2026-11-26T00:10:00+00:00``)."""
+    return None if stamp is None else datetime.fromtimestamp(stamp, timezone.utc).isoformat(timespec="seconds")

@@ -35,6 +35,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import BaseRoute, Route
 
+from arena.league.queries import iso_time
 from arena.submission import accounts
 from arena.submission.archive import MIB, ArchiveError, ArchiveLimits
 from arena.submission.submissions import (NameOwnedError, Submission, SubmissionError, read_log, receive,
@@ -162,8 +163,6 @@ async def upload(request: Request) -> Response:
 
 def submission_json(found: Submission) -> dict[str, Any]:
     """A submission as the API gives it: its times in ISO 8601 UTC, as the rest of the API's."""
-    from arena.web.data import iso_time  # here: arena.web (its app) imports this module
-
     return {**found.as_json(), "created_at": iso_time(found.created_at), "changed_at": iso_time(found.changed_at)}
 
 

@@ -9,10 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
-from datetime import datetime, timezone
 from typing import Any
 
-from arena.league.queries import bot_labels, h2h_matrix, rating_json
+from arena.league.queries import bot_labels, h2h_matrix, iso_time, rating_json
 from arena.league.ratings import rating_history, starting_rating
 from arena.league.storage import BotRow, Database, MatchRow, NotFoundError, QueryInterrupted, TournamentRow
 from arena.web.bot_output import shown_faults
@@ -39,11 +38,6 @@ class NotFound(LookupError):
 
 class BadRequest(ValueError):
     """A query parameter that cannot be read (a 400)."""
-
-
-def iso_time(stamp: float | None) -> str | None:
-    """A stored Unix time as ISO 8601 in UTC with its offset (``2026-11-26T00:10:00+00:00``)."""
-    return None if stamp is None else datetime.fromtimestamp(stamp, timezone.utc).isoformat(timespec="seconds")
 
 
 def is_whole_number(text: str) -> bool:
