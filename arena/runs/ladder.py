@@ -53,6 +53,11 @@ from referee.match import MatchConfig, TimeControl
 from referee.result import MatchRecord
 from referee.sandbox import Limits, SandboxConfig, SandboxMode
 
+LADDER_SEED_BITS = 63
+"""A ladder's own seed, drawn when its config gives none: every set's choices and deals are a
+hash of it and the set's number, so anyone who found it could deal every match ahead.  A
+played match's seed is shown once settled (``arena.web.deals``), so the ladder's must be far too
+large to search for from one (a 31-bit one, like a match's, could be)."""
 RECENT = 20
 """Auto-pause looks at an entrant's last this many played matches of the ladder."""
 REFRESH_S = 1.0
@@ -304,7 +309,7 @@ def open_ladder(db: Database, spec: LadderSpec, config: ServiceConfig) -> tuple[
                                settings=dict(cls(variant=spec.variant, num_players=spec.seats[0],
                                                  settings=spec.settings).settings),
                                format=kind, table_size=spec.seats[1], rounds=0, duplicate=True,
-                               seed=secrets.randbelow(SEED_LIMIT) if spec.seed is None else spec.seed,
+                               seed=secrets.randbits(LADDER_SEED_BITS) if spec.seed is None else spec.seed,
                                time_control=tc, options={**options, "addresses": {}}, bot_ids=[], matches=[])
     enter_specs(db, db.tournament(tid), bots)
     return db.tournament(tid), True

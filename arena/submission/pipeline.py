@@ -42,6 +42,7 @@ log, the check's report and each validation match's outcome, for its author's ey
 
 from __future__ import annotations
 
+import random
 import sqlite3
 import time
 from collections.abc import Sequence
@@ -59,6 +60,7 @@ from arena.league.storage import BotConflictError, Database, TournamentRow
 from arena.resources import random_bot_dir
 from arena.runs import ladder_store
 from arena.runs.tournament import register
+from arena.scheduling.round_robin import SEED_LIMIT
 from arena.submission.archive import ArchiveError, read_manifest
 from arena.submission import sprt_runs
 from arena.submission.sprt_runs import SprtSettings, plan_run, store_run
@@ -157,7 +159,7 @@ def process(db: Database, data_dir: Path, claimed: tuple[int, str, str, str, str
         step = "validation"
         _set(db, sid, "validating", "validating")
         ladder = _ladder(db, ladder_name)
-        _validate(spec, ladder, sandbox, log_path, logs / str(sid))
+        _validate(spec, ladder, sandbox, log_path, logs / str(sid), sid)
         step = "ladder entry"
         message = _enter(db, sid, spec, ladder, author, keep) if ladder else "validated; submitted for no ladder"
     except StepFailed as failure:
@@ -237,8 +239,17 @@ def _check_text(report: CheckReport) -> str:
     return "\n".join(lines)
 
 
+def validation_seed(ladder_seed: int, sid: int, seat: int) -> int:
+    """The seed of submission ``sid``'s validation match in ``seat``.  Its author reads that
+    match's record, seed included, so the seed must not give the ladder's away (the ladder's
+    seed gives every deal it will play): it is drawn from a hash of the ladder's seed, which a
+    ladder's random 63-bit seed keeps out of reach of a search (a seed set by hand in the
+    ladder's config is as secret as its owner keeps it)."""
+    return random.Random(f"validation:{ladder_seed}:{sid}:{seat}").randrange(SEED_LIMIT)
+
+
 def _validate(spec: BotSpec, ladder: TournamentRow | None, sandbox: SandboxConfig, log_path: Path,
-              records: Path) -> None:
+              records: Path, sid: int) -> None:
     """check-bot's checks, then (for a ladder) one match per seat against the sample random bot."""
     tc = TimeControl(**ladder.time_control) if ladder else TimeControl()
     report = check_bot(spec, time_control=tc, only=[ladder.game] if ladder else None, sandbox=sandbox)
@@ -257,7 +268,7 @@ def _validate(spec: BotSpec, ladder: TournamentRow | None, sandbox: SandboxConfi
             bots = list(randoms)
             bots.insert(seat, spec)
             config = MatchConfig(game=ladder.game, variant=ladder.variant, settings=ladder.settings,
-                                 seed=ladder.seed + seat, match_id=f"validation-{seat}", time_control=tc,
+                                 seed=validation_seed(ladder.seed, sid, seat), match_id=f"validation-{seat}", time_control=tc,
                                  sandbox=sandbox.resolved())
             output: list[str] = []
 

@@ -26,7 +26,7 @@ from arena.runs.ladder_store import append_matches, entrants, ladders
 from arena.web.app import create_app
 from arena.submission import accounts
 from arena.submission.archive import content_hash, pack
-from arena.submission.pipeline import work_once
+from arena.submission.pipeline import validation_seed, work_once
 from arena.submission.submissions import bot_folder, receive
 from tests.ladder.helpers import write_config
 from tests.tournament.helpers import record
@@ -286,10 +286,11 @@ run_bot(decide, name="late-crasher", version="1.0", games=["yaniv"])
 def test_a_bot_that_passes_check_bot_but_forfeits_a_validation_match_fails_with_its_record(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """check-bot plays two short Yaniv matches (341 decisions of the checked bot); the ladder's
-    full match in seat 0 with seed 6 takes the random policy 733, so the bot crashes there only."""
+    full match in seat 0 (ladder seed 9, so validation seed 1925347908 for submission 1)
+takes the random policy 755 decisions, so the bot crashes there only."""
     monkeypatch.setenv("ARENA_BUILDS", str(tmp_path / "builds"))
     config_path = tmp_path / "ladder.toml"
-    config_path.write_text(f'db = "ladder.db"\n[[ladder]]\nname = "cards"\ngame = "yaniv"\nseats = 2\nseed = 6\n'
+    config_path.write_text(f'db = "ladder.db"\n[[ladder]]\nname = "cards"\ngame = "yaniv"\nseats = 2\nseed = 9\n'
                            f'bots = ["{RANDOM_BOT}"]\n', encoding="utf-8")
     config = load_config(config_path)
     data_dir = tmp_path / "data"
@@ -306,6 +307,9 @@ def test_a_bot_that_passes_check_bot_but_forfeits_a_validation_match_fails_with_
         log = (data_dir / "logs" / f"{sub.id}.log").read_text()
         assert "check-bot" in log and "FAIL" not in log
         assert f"record: {sub.id}-seat0.json" in log
+        # Its author reads this record: its seed is a hash of the ladder's, not the ladder's plus the seat.
+        shown = json.loads((data_dir / "logs" / f"{sub.id}-seat0.json").read_text())["seed"]
+        assert shown == validation_seed(9, sub.id, 0) and abs(shown - 9) > 2**20
         assert "late-crasher@1.0" not in {e.label for e in entrants(db, ladders(db)[0].id)}
     replayed = CliRunner().invoke(main, ["replay", str(data_dir / "logs" / f"{sub.id}-seat0.json")])
     assert replayed.exit_code == 0, replayed.output
