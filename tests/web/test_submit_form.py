@@ -3,6 +3,7 @@ person's submissions with their states, and CSRF on the form."""
 
 from __future__ import annotations
 
+import contextlib
 import html
 import http.client
 import io
@@ -134,20 +135,29 @@ def multipart(fields: dict[str, bytes]) -> tuple[bytes, str]:
     return b"".join(parts) + f"--{boundary}--\r\n".encode(), f"multipart/form-data; boundary={boundary}"
 
 
+@contextlib.contextmanager
+def uploader(config_path: Path, name: str) -> Iterator[tuple[Client, Path]]:
+    """A server of the ladders in ``config_path`` with uploads, and a client signed in as the
+    new account ``name``; with the league's file."""
+    loaded = load_config(config_path)
+    with Database(loaded.db) as db:
+        for ladder in loaded.ladders:
+            open_ladder(db, ladder, loaded)
+        token = accounts.add_user(db, name)[1]
+    data_dir = config_path.parent / "data"
+    with Server(loaded.db, accounts=AccountsConfig(), uploads=UploadsConfig(data_dir=data_dir)) as server:
+        client = Client(server)
+        assert client.sign_in(name, token)[0] == 303
+        yield client, loaded.db
+
+
 def test_the_form_offers_the_servers_ladders_and_takes_a_name_in_any_case(tmp_path: Path) -> None:
     config = tmp_path / "ladder.toml"
     config.write_text(f'db = "league.db"\n[[ladder]]\nname = "Dice"\ngame = "yahtzee"\nseats = 2\n'
                       f'bots = ["{SAMPLE_BOTS / "random_bot"}"]\n[[ladder]]\nname = "cards"\ngame = "yaniv"\n'
                       f'seats = 2\nbots = ["{SAMPLE_BOTS / "random_bot"}"]\n', encoding="utf-8")
-    loaded = load_config(config)
-    with Database(loaded.db) as db:
-        for ladder in loaded.ladders:
-            open_ladder(db, ladder, loaded)
-        token = accounts.add_user(db, "alice")[1]
     archive = zipped_bot(tmp_path).read_bytes()
-    with Server(loaded.db, accounts=AccountsConfig(), uploads=UploadsConfig(data_dir=tmp_path / "data")) as server:
-        client = Client(server)
-        assert client.sign_in("alice", token)[0] == 303
+    with uploader(config, "alice") as (client, db_path):
         status, _, form = client.request("GET", "/submit")
         options = re.findall(r'<option value="([^"]*)"[^>]*>([^<]*)</option>', form)
         assert options == [("cards", "cards (yaniv)"), ("Dice", "Dice (yahtzee)"), ("", "no ladder (validated only)")]
@@ -158,7 +168,7 @@ def test_the_form_offers_the_servers_ladders_and_takes_a_name_in_any_case(tmp_pa
         body, kind = multipart({"csrf": client.csrf("/submit").encode(), "ladder": b"DICE", "archive": archive})
         status, page = posted(client, body, kind)
         assert status == 200 and "received zipped" in page, page
-    with Database(loaded.db) as db:
+    with Database(db_path) as db:
         assert [tuple(row) for row in db.conn.execute("SELECT ladder FROM submissions")] == [("Dice",)]
 
 
@@ -166,24 +176,18 @@ def test_files_uploaded_for_no_ladder_enter_the_ladder_they_are_uploaded_again_f
     """Issue 34: the same files again with a ladder were "already submitted" and stayed for no
     ladder.  They go back to the worker for that ladder (once: again is the same answer); for
     a second ladder they are refused, with what to do."""
-    config = load_config(write_config(tmp_path, [SAMPLE_BOTS / "random_bot"],
-                                      ladder='[[ladder]]\nname = "cards"\ngame = "yaniv"\nseats = 2\n'
-                                             f'bots = ["{SAMPLE_BOTS / "random_bot"}"]\n'))
-    with Database(config.db) as db:
-        for ladder in config.ladders:
-            open_ladder(db, ladder, config)
-        token = accounts.add_user(db, "bob")[1]
+    config = write_config(tmp_path, [SAMPLE_BOTS / "random_bot"],
+                          ladder='[[ladder]]\nname = "cards"\ngame = "yaniv"\nseats = 2\n'
+                                 f'bots = ["{SAMPLE_BOTS / "random_bot"}"]\n')
     archive = zipped_bot(tmp_path).read_bytes()
-    with Server(config.db, accounts=AccountsConfig(), uploads=UploadsConfig(data_dir=tmp_path / "data")) as server:
-        client = Client(server)
-        assert client.sign_in("bob", token)[0] == 303
+    with uploader(config, "bob") as (client, db_path):
 
         def upload(ladder: str) -> tuple[int, str, list[tuple[str, str, str]]]:
             status, page = posted(client, *multipart({"csrf": client.csrf("/submit").encode(), "archive": archive,
                                                              "ladder": ladder.encode()}))
             message = page.split('<p class="message">', 1)[1].split("</p>", 1)[0] if 'class="message"' in page \
                 else page.split('class="error">', 1)[1].split("</p>", 1)[0]
-            with Database(config.db) as db:
+            with Database(db_path) as db:
                 rows = [tuple(row) for row in db.conn.execute("SELECT ladder, state, message FROM submissions")]
             return status, html.unescape(message), rows
 
