@@ -211,3 +211,28 @@ def test_the_kept_bots_are_a_bounded_pool_that_stops_the_least_recently_used(spe
         assert all(c.alive() for c in second)
     finally:
         keeper.close()
+
+
+def test_a_bot_that_does_not_start_is_started_once_per_match_and_forfeits_with_the_reason(tmp_path, specs):
+    """A bot that never comes up costs a match one start-up wait, not two (the keeper's, then
+    the referee's again)."""
+    from arena.executors import MatchJob, play_job
+    from referee.match import MatchConfig
+    from referee.result import FaultKind
+    from referee.sandbox import SandboxMode
+
+    broken = tmp_path / "broken"
+    broken.mkdir()
+    (broken / "bot.toml").write_text('name = "broken"\ncommand = ["{python}", "-c", "import sys; '
+                                     "open('starts', 'a').write('start\\\\n'); sys.exit(4)\"]\n")
+    config = MatchConfig(game="yahtzee", seed=1, sandbox=SandboxConfig(SandboxMode.NONE))
+    keeper = BotKeeper(keep_alive=True)
+    try:
+        results = [play_job(MatchJob(n, config, (BotSpec.from_manifest(broken), specs[0])), keeper) for n in (1, 2)]
+    finally:
+        keeper.close()
+    assert (broken / "starts").read_text() == "start\n" * 2
+    for result in results:
+        assert result.error is None and result.record.forfeited == [0]
+        assert [(fault.seat, fault.kind) for fault in result.record.faults] == [(0, FaultKind.STARTUP)]
+        assert "exited with status 4" in result.record.faults[0].detail
