@@ -104,7 +104,7 @@ def test_kill_9_mid_run_then_resume_gives_the_uninterrupted_ratings(tmp_path, re
     assert 5 <= stored < TOTAL, "the run finished before it could be killed"
 
     # The orphaned workers notice their parent is gone and stop their bots.
-    deadline = time.monotonic() + 15
+    deadline = time.monotonic() + 60  # generous: a busy machine stops them slowly
     while live_processes_in(bots[0].parent) and time.monotonic() < deadline:
         time.sleep(0.2)
     assert live_processes_in(bots[0].parent) == []
@@ -162,7 +162,7 @@ def test_kill_9_while_a_worker_starts_its_next_matchs_bots_leaves_no_bot(tmp_pat
     os.kill(process.pid, signal.SIGKILL)
     process.wait()
     assert done_count(db) < 6 * 2 * 4, "the run finished before it could be killed"
-    deadline = time.monotonic() + 15
+    deadline = time.monotonic() + 60  # generous: a busy machine stops them slowly
     while live_processes_in(bots[0].parent) and time.monotonic() < deadline:
         time.sleep(0.2)
     assert live_processes_in(bots[0].parent) == []

@@ -108,7 +108,7 @@ def rated_matches(db_path: Path) -> int:
         conn.close()
 
 
-def wait_until_gone(folder: Path, live_processes_in, timeout: float = 20) -> None:
+def wait_until_gone(folder: Path, live_processes_in, timeout: float = 60) -> None:
     deadline = time.monotonic() + timeout
     while live_processes_in(folder) and time.monotonic() < deadline:
         time.sleep(0.2)
