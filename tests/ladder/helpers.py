@@ -81,7 +81,7 @@ def wait_for_refresh(db: Path, process: subprocess.Popen[str]) -> None:
     after now may end a read begun before, the next one cannot."""
     def heartbeat() -> float:
         rows = query(db, "SELECT MAX(heartbeat) FROM ladder_status")
-        return rows[0][0] or 0.0 if rows else 0.0
+        return (rows[0][0] or 0.0) if rows else 0.0
 
     since = time.time()
     for _ in range(2):
