@@ -129,7 +129,8 @@ class BotKeeper:
 
     def acquire(self, bots: Sequence[BotSpec], startup_timeout: float, sandbox: SandboxConfig,
                 files_hashes: Sequence[str] = ()) -> list[BotSpec | BotConnection | BotUnavailable]:
-        """Ready connections where a bot starts; the spec itself where it does not (run_match records why).
+        """Ready connections where a bot starts; a :class:`BotUnavailable` saying why where it does
+        not (run_match records it as the seat's start-up fault).
 
         ``files_hashes`` (by seat, optional) are the registered :func:`bot_files_hash` values:
         a bot whose folder here differs is not started, and its seat forfeits with the reason.
@@ -171,8 +172,9 @@ class BotKeeper:
                 if isinstance(item, BotConnection):
                     self.open.append(item)
         for seat, item in sorted(results.items()):
-            if isinstance(item, BotStartError):
-                continue  # the spec stays: run_match starts it again and records why it fails
+            if isinstance(item, BotStartError):  # run_match records why, without a second start-up wait
+                ready[seat] = BotUnavailable(bots[seat], str(item))
+                continue
             if self.keep_alive:
                 self.alive[bots[seat]] = item
             ready[seat] = item

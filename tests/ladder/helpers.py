@@ -75,6 +75,20 @@ def wait_until(check: Callable[[], bool], process: subprocess.Popen[str], what: 
     raise AssertionError(f"not within {timeout} s: {what}")
 
 
+def wait_for_refresh(db: Path, process: subprocess.Popen[str]) -> None:
+    """Wait until the ladder process has read the entrants' states since this call (a pause, a
+    remove), however busy the machine.  It writes a heartbeat after each read: the first one
+    after now may end a read begun before, the next one cannot."""
+    def heartbeat() -> float:
+        rows = query(db, "SELECT MAX(heartbeat) FROM ladder_status")
+        return (rows[0][0] or 0.0) if rows else 0.0
+
+    since = time.time()
+    for _ in range(2):
+        wait_until(lambda: heartbeat() > since, process, "the ladder reads the entrants' states")
+        since = heartbeat()
+
+
 def assert_whole(db: Path) -> None:
     """Nothing half-stored, nothing left pending: every done match has every seat's result, and
     the running totals (matches by status, each entrant's matches and last match) are exact."""

@@ -1,5 +1,9 @@
 """Bots that are a few lines of Python written by the test: a folder with ``bot.py`` and a
-manifest that runs it, and a wait for the file a script writes when it has got somewhere."""
+manifest that runs it, and a wait for the file a script writes when it has got somewhere.
+
+A script that tells the test something in a file writes it whole with :data:`WRITE_FILE`'s
+``write_file`` (a temporary name, then a rename): a file that exists is complete, however
+slowly a busy machine runs the script between creating it and writing it."""
 
 from __future__ import annotations
 
@@ -17,9 +21,25 @@ def script_bot(folder: Path, name: str, source: str) -> BotSpec:
     return resolve_bot(str(folder))
 
 
-def wait_for_file(path: Path, seconds: float = 10.0) -> bool:
-    """Whether ``path`` exists within ``seconds``."""
+WRITE_FILE = """\
+def write_file(path, text):
+    import os
+    with open(path + '.part', 'w') as part:
+        part.write(text)
+    os.replace(path + '.part', path)
+"""
+"""Source of ``write_file(path, text)`` for a script bot: the file appears only once complete."""
+
+
+def wait_for_file(path: Path, seconds: float = 60.0) -> bool:
+    """Whether ``path`` exists within ``seconds`` (generous: a loaded machine starts a bot slowly)."""
     deadline = time.monotonic() + seconds
     while not path.exists() and time.monotonic() < deadline:
         time.sleep(0.05)
     return path.exists()
+
+
+def read_file_when_written(path: Path, seconds: float = 60.0) -> str:
+    """The text of ``path``, written by a script bot with ``write_file``, once it exists."""
+    assert wait_for_file(path, seconds), f"{path.name} was not written within {seconds:g} s"
+    return path.read_text()

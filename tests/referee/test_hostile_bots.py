@@ -15,6 +15,7 @@ import signal
 import socket
 import time
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -32,7 +33,12 @@ RANDOM_BOT = ROOT / "sample_bots" / "python" / "random_bot"
 LIMITS = Limits(memory_mb=256, cpu_seconds=3, processes=64)
 SANDBOX = SandboxConfig(SandboxMode.BWRAP, LIMITS)
 UNSANDBOXED = SandboxConfig(SandboxMode.NONE)
-TIME = TimeControl(move_timeout=0.5, time_bank=1.0, max_faults=3, startup_timeout=3)
+TIME = TimeControl(move_timeout=0.5, time_bank=1.0, max_faults=3, startup_timeout=30)
+"""The hostile seat's time.  Start-up is generous: a loaded machine starts a sandboxed Python
+bot in seconds, and every misbehaviour but never-healthy's shows only once the bot is up."""
+ROOM = 60.0
+"""Start-up and move timeout of the random bot's seat: its time is not what these tests are
+about, and a busy machine must not make it fault (waits end at the answer, not at the timeout)."""
 
 
 @pytest.fixture(autouse=True)
@@ -44,11 +50,18 @@ def no_folder_left(leftover_folders) -> Iterator[None]:
 
 def play(hostile: BotSpec | BotConnection, sandbox: SandboxConfig = SANDBOX, time_control: TimeControl = TIME,
          seed: int = 1) -> MatchRecord:
-    config = MatchConfig(game="yahtzee", seed=seed, time_control=time_control, sandbox=sandbox)
-    return run_match(config, [hostile, resolve_bot(str(RANDOM_BOT))])
+    """A match of ``hostile`` (seat 0, on ``time_control``) against the random bot (seat 1, with
+    :data:`ROOM` to start and to answer)."""
+    config = MatchConfig(game="yahtzee", seed=seed, time_control=time_control, sandbox=sandbox,
+                         seat_move_timeouts={1: ROOM})
+    random_bot = BotConnection(resolve_bot(str(RANDOM_BOT)), ROOM, sandbox)
+    try:
+        return run_match(config, [hostile, random_bot])
+    finally:
+        random_bot.close()
 
 
-def wait_until_gone(find: Callable[..., list[int]], *folders: Path, timeout: float = 5.0) -> list[int]:
+def wait_until_gone(find: Callable[..., list[int]], *folders: Path, timeout: float = 30.0) -> list[int]:
     """Processes still in ``folders`` after up to ``timeout`` s (the kernel reaps a PID
     namespace a moment after its first process dies)."""
     deadline = time.monotonic() + timeout
@@ -77,11 +90,13 @@ def hostile(behaviour: str) -> BotSpec:
     ("bad-index", [FaultKind.INVALID] * 3, "is not in 0.."),
     ("negative-index", [FaultKind.INVALID] * 3, "index -1 is not in"),
     ("huge-answer", [FaultKind.INVALID] * 3, "larger than the 4 MiB message limit"),
-    ("never-healthy", [FaultKind.STARTUP], "not SERVING within 3 s (NOT_SERVING)"),
+    ("never-healthy", [FaultKind.STARTUP], "not SERVING within 10 s (NOT_SERVING)"),
 ])
 def test_misbehaving_bot_is_faulted_and_forfeits(behaviour: str, kinds: list[FaultKind], detail: str,
                                                   live_processes_in) -> None:
-    record = play(hostile(behaviour))
+    # never-healthy waits out its start-up time: long enough to come up and say NOT_SERVING under load.
+    record = play(hostile(behaviour), time_control=replace(TIME, startup_timeout=10)
+                  if behaviour == "never-healthy" else TIME)
     assert_contained(record)
     assert [fault.kind for fault in record.faults] == kinds
     assert detail in record.faults[0].detail
@@ -99,14 +114,13 @@ def test_memory_bomb_is_stopped_at_the_data_limit(live_processes_in) -> None:
 
 
 def test_cpu_spinner_is_killed_at_the_cpu_limit(live_processes_in) -> None:
-    # A deadline longer than the CPU limit, so that the limit acts first.
-    started = time.monotonic()
-    record = play(hostile("cpu-spin"), time_control=TimeControl(move_timeout=2 * LIMITS.cpu_seconds, time_bank=0,
-                                                                startup_timeout=3))
+    # A deadline far past the CPU limit, so that the limit acts first even when a busy machine
+    # gives the (nice) bot a tenth of a core; the match ends when the bot dies, not at the deadline.
+    record = play(hostile("cpu-spin"), time_control=TimeControl(move_timeout=60 * LIMITS.cpu_seconds, time_bank=0,
+                                                                startup_timeout=TIME.startup_timeout))
     assert_contained(record)
     assert [fault.kind for fault in record.faults] == [FaultKind.PROCESS_EXIT]
-    assert "SIGXCPU" in record.faults[0].detail
-    assert time.monotonic() - started < 2 * LIMITS.cpu_seconds
+    assert "SIGXCPU" in record.faults[0].detail  # killed by the CPU limit, no other cause
     assert not wait_until_gone(live_processes_in, HOSTILE, RANDOM_BOT)
 
 
@@ -123,7 +137,7 @@ def test_child_that_ignores_sigterm_and_leaves_the_group_dies_with_the_sandbox(l
     connection = BotConnection(hostile("orphan"), TIME.startup_timeout, SANDBOX)
     try:
         # bwrap, the sandbox's init, the bot, and its runaway child.
-        deadline = time.monotonic() + 5
+        deadline = time.monotonic() + 30
         while len(live_processes_in(HOSTILE)) < 4 and time.monotonic() < deadline:
             time.sleep(0.05)
         assert len(live_processes_in(HOSTILE)) >= 4
@@ -142,7 +156,9 @@ def test_stopping_a_sandbox_leaves_not_even_a_zombie(running) -> None:
     init = connection.process.sandbox_init()
     assert init is not None and running(init)
     connection.close()
-    time.sleep(0.2)
+    deadline = time.monotonic() + 30
+    while Path(f"/proc/{init}").exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
     assert not Path(f"/proc/{init}").exists()
 
 

@@ -7,10 +7,14 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from arena.league.storage import Database, ScheduledMatch
+from arena.runs.tournament import TournamentSpec, create_tournament, expand_bots
 from referee.result import Fault, MatchRecord, Move, MoveStatus
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLE_BOTS = ROOT / "sample_bots" / "python"
+RESUME_ROUNDS = 2
+"""Rounds of the crash-and-resume tournaments (test_crash_resume, test_dask): four random bots
+at tables of 2, seed 11, kept alive; the ``uninterrupted`` fixture is their one reference."""
 
 
 def write_bot(folder: Path, name: str, sample: str = "random_bot", *, version: str = "1.0",
@@ -49,3 +53,17 @@ def tournament_db(path: Path, n_bots: int, seatings: Sequence[Sequence[int]]) ->
         matches=[ScheduledMatch(tuple(bots[i] for i in seats), seed=k, round=0, deal=k, rotation=0)
                  for k, seats in enumerate(seatings)])
     return db, tid, bots
+
+
+def random_bots(folder: Path) -> list[Path]:
+    """Four deterministic random bots under their own names (``random-0`` ...), in ``folder``."""
+    return [write_bot(folder / f"r{i}", f"random-{i}") for i in range(4)]
+
+
+def resume_tournament(db_path: Path, bots: Sequence[Path]) -> tuple[Database, int]:
+    """The crash-and-resume tournament, created in-process as ``arena tournament run`` with
+    ``--table-size 2 --rounds RESUME_ROUNDS --seed 11 --keep-alive`` would."""
+    specs, _ = expand_bots([str(bot) for bot in bots], "yahtzee")
+    db = Database(db_path)
+    return db, create_tournament(db, TournamentSpec(game="yahtzee", bots=tuple(specs), table_size=2,
+                                                    rounds=RESUME_ROUNDS, seed=11, keep_alive=True))

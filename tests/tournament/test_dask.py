@@ -33,33 +33,12 @@ from referee.match import MatchConfig, TimeControl
 from referee.result import FaultKind
 from referee.sandbox import SandboxConfig, SandboxMode
 
+from .helpers import random_bots as make_bots
+from .helpers import resume_tournament as create
 from .helpers import write_bot
-from .test_crash_resume import arena, done_count, finish, ratings, results, wait_for_done
+from .test_crash_resume import TOTAL, arena, done_count, finish, ratings, results, run_args, wait_for_done
 
 HERE = Path(__file__).resolve().parent
-ROUNDS = 2
-TOTAL = 6 * 2 * ROUNDS  # 4 bots at tables of 2: 6 pairs, 2 seat orders
-
-
-def run_args(db: Path, bots: list[Path]) -> list[str]:
-    args = ["tournament", "run", "--game", "yahtzee", "--table-size", "2", "--rounds", str(ROUNDS), "--workers", "2",
-            "--seed", "11", "--keep-alive", "--quiet", "--db", str(db)]
-    for bot in bots:
-        args += ["--bot", str(bot)]
-    return args
-
-
-def make_bots(folder: Path) -> list[Path]:
-    """Four deterministic random bots under their own names, in ``folder``."""
-    return [write_bot(folder / f"r{i}", f"random-{i}") for i in range(4)]
-
-
-def create(db_path: Path, bots: list[Path]) -> tuple[Database, int]:
-    """The tournament ``run_args`` creates from the command line, created in-process."""
-    specs, _ = expand_bots([str(bot) for bot in bots], "yahtzee")
-    db = Database(db_path)
-    return db, create_tournament(db, TournamentSpec(game="yahtzee", bots=tuple(specs), table_size=2, rounds=ROUNDS,
-                                                    seed=11, keep_alive=True))
 
 
 @pytest.fixture(scope="module")
@@ -80,16 +59,10 @@ def cluster() -> Iterator[str]:
             process.wait()
 
 
-@pytest.fixture(scope="module")
-def reference(tmp_path_factory) -> Path:
+@pytest.fixture
+def reference(uninterrupted) -> Path:
     """An uninterrupted local run: what every Dask run must reproduce."""
-    folder = tmp_path_factory.mktemp("local")
-    db, tid = create(folder / "local.db", make_bots(folder / "bots"))
-    with db:
-        summary = run_tournament(db, tid, workers=2)
-    assert summary.played == TOTAL
-    summary.require_real()
-    return folder / "local.db"
+    return uninterrupted[0]
 
 
 def attempts(db_path: Path) -> list[int]:
@@ -108,7 +81,7 @@ def rated_matches(db_path: Path) -> int:
         conn.close()
 
 
-def wait_until_gone(folder: Path, live_processes_in, timeout: float = 20) -> None:
+def wait_until_gone(folder: Path, live_processes_in, timeout: float = 60) -> None:
     deadline = time.monotonic() + timeout
     while live_processes_in(folder) and time.monotonic() < deadline:
         time.sleep(0.2)

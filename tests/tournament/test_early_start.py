@@ -25,7 +25,7 @@ def specs(tmp_path) -> list[BotSpec]:
     return [BotSpec.from_manifest(write_bot(tmp_path / name, name)) for name in ("a", "b", "c")]
 
 
-def wait_until(condition, seconds: float = 10.0) -> bool:
+def wait_until(condition, seconds: float = 60.0) -> bool:
     end = time.monotonic() + seconds
     while time.monotonic() < end:
         if condition():
@@ -187,7 +187,7 @@ def test_early_bots_still_booting_when_their_match_waits_boot_on_the_workers_cpu
         taken: list = []
         waiting = threading.Thread(target=lambda: taken.extend(keeper.acquire([slow], TIMEOUT, SANDBOX)))
         waiting.start()
-        assert wait_until(lambda: tree_affinities(process) == {frozenset(everywhere)}, 1.5)
+        assert wait_until(lambda: tree_affinities(process) == {frozenset(everywhere)})
         assert not future.done()  # still booting: the widening came while the worker waited
         waiting.join(TIMEOUT)
         assert taken == [future.result()]
@@ -211,3 +211,28 @@ def test_the_kept_bots_are_a_bounded_pool_that_stops_the_least_recently_used(spe
         assert all(c.alive() for c in second)
     finally:
         keeper.close()
+
+
+def test_a_bot_that_does_not_start_is_started_once_per_match_and_forfeits_with_the_reason(tmp_path, specs):
+    """A bot that never comes up costs a match one start-up wait, not two (the keeper's, then
+    the referee's again)."""
+    from arena.executors import MatchJob, play_job
+    from referee.match import MatchConfig
+    from referee.result import FaultKind
+    from referee.sandbox import SandboxMode
+
+    broken = tmp_path / "broken"
+    broken.mkdir()
+    (broken / "bot.toml").write_text('name = "broken"\ncommand = ["{python}", "-c", "import sys; '
+                                     "open('starts', 'a').write('start\\\\n'); sys.exit(4)\"]\n")
+    config = MatchConfig(game="yahtzee", seed=1, sandbox=SandboxConfig(SandboxMode.NONE))
+    keeper = BotKeeper(keep_alive=True)
+    try:
+        results = [play_job(MatchJob(n, config, (BotSpec.from_manifest(broken), specs[0])), keeper) for n in (1, 2)]
+    finally:
+        keeper.close()
+    assert (broken / "starts").read_text() == "start\n" * 2
+    for result in results:
+        assert result.error is None and result.record.forfeited == [0]
+        assert [(fault.seat, fault.kind) for fault in result.record.faults] == [(0, FaultKind.STARTUP)]
+        assert "exited with status 4" in result.record.faults[0].detail

@@ -10,10 +10,12 @@ import trueskill
 
 from arena.league.ratings import apply_match, environment, rate_free_for_all
 
-UPDATES = 20_000
+UPDATES = 5_000
+"""Each of the 36 kinds of update drawn below (seats, spread, kind of ranking) comes up about
+140 times; 20 000 (20 s) drew no kind these lack (and, like these, no update the library refuses)."""
 
 
-def test_free_for_all_equals_the_library_on_20000_random_updates() -> None:
+def test_free_for_all_equals_the_library_on_5000_random_updates() -> None:
     """3 to 6 seats, distinct ranks and ties (draws between neighbours, all tied), ratings
     from far apart to equal; where the library cannot rate (its floating-point error) neither can we."""
     env = environment()

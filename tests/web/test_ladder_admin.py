@@ -8,7 +8,6 @@ from __future__ import annotations
 import html
 import json
 import signal
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -18,7 +17,7 @@ import pytest
 from arena.league.storage import Database
 from arena.submission import accounts
 from arena.submission.web_auth import AccountsConfig
-from ladder.helpers import cli, played_by, query, start, wait_until, write_config
+from ladder.helpers import cli, played_by, query, start, wait_for_refresh, wait_until, write_config
 from tournament.helpers import write_bot
 
 from .conftest import XSS_NAME, Server
@@ -102,7 +101,7 @@ def test_an_admins_pause_and_remove_stop_the_running_ladder_seating_them(running
     status, headers, _ = alice.request("POST", f"/ladders/{tid}/entrants/{ant}/pause", {"csrf": alice.csrf("/")})
     assert status == 303 and headers["Location"] == f"/ladders/{tid}"
     assert state(db, ant) == ("paused", "paused by admin alice")
-    time.sleep(1.5)  # the process reads the states every second; sets queued before are dropped
+    wait_for_refresh(db, process)  # then matches queued with ant are dropped, and no new one is
     mark = query(db, "SELECT MAX(id) FROM matches")[0][0]
     wait_until(lambda: played_by(db, "bee", mark) >= 6, process, "the others play on")
     assert played_by(db, "ant", mark) == 0
@@ -118,7 +117,7 @@ def test_an_admins_pause_and_remove_stop_the_running_ladder_seating_them(running
     status, _, body = alice.request("POST", f"/api/ladders/{tid}/entrants/{bee}/remove", headers=bearer)
     assert status == 200 and json.loads(body)["state"] == "removed"
     assert state(db, bee) == ("removed", "removed by admin alice")
-    time.sleep(1.5)
+    wait_for_refresh(db, process)
     mark = query(db, "SELECT MAX(id) FROM matches")[0][0]
     wait_until(lambda: played_by(db, "ant", mark) >= 4, process, "ant back")
     assert played_by(db, "bee", mark) == 0

@@ -368,7 +368,7 @@ def test_an_answered_decision_is_no_longer_open_even_before_the_referee_gets_it(
     caller = threading.Thread(target=lambda: replies.append(client.call("Decide", request, 10)))
     try:
         caller.start()
-        deadline = time.monotonic() + 5
+        deadline = time.monotonic() + 30  # a wait for the call, generous for a busy machine
         while seat.pending is None:
             assert time.monotonic() < deadline
             time.sleep(0.01)

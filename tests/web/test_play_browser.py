@@ -158,7 +158,7 @@ def test_a_person_who_closes_the_tab_forfeits_within_seconds_not_after_the_move_
         with Database(server.config.db_path, readonly=True) as db:
             (match,) = db.matches()
             while db.match(match.id).status != "done":
-                assert time.monotonic() - closed < 30, "the abandoned match did not end"
+                assert time.monotonic() - closed < 60, "the abandoned match did not end long before its 120 s clock"
                 time.sleep(0.2)
             record = db.match_record(match.id)
         context.close()
