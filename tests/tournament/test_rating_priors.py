@@ -113,7 +113,13 @@ def test_whatever_order_results_are_stored_in_the_table_equals_a_recompute_with_
             update_ratings(db, *GAME)
         stored = table(db)
         final, _ = rate(db.matches(status="done"), None, priors=priors)
-        assert {b: (mu, sigma) for b, mu, sigma, _ in stored} == {b: (r.mu, r.sigma) for b, r in final.items()}
+        # Equal up to float rounding: a Rating holds (pi, tau), and a rating carried through the table's
+        # updates and one recomputed from the priors round-trip mu and sigma a different number of times
+        # (seed=2563023, seeded={0}: a sigma one ulp apart). A wrong order would differ in the first digits.
+        table_ratings = {b: (mu, sigma) for b, mu, sigma, _ in stored}
+        assert table_ratings.keys() == final.keys()
+        for b, r in final.items():
+            assert table_ratings[b] == pytest.approx((r.mu, r.sigma), rel=1e-12, abs=0)
         update_ratings(db, *GAME, recompute=True)
         assert table(db) == stored
         db.close()
