@@ -43,20 +43,20 @@ def stored_json(blob: bytes) -> dict[str, Any]:
     return json.loads(inflate.decompress(blob[len(_RECORD_MAGIC):]) + inflate.flush())
 
 
-def without_html(view: dict[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
-    """The view but its HTML pages, and those pages: they change with every change to the
-    templates (a navigation link), so they are compared before and after the migration with
-    the same code, and the rest (records, replays, ratings, the JSON API) with what arena wrote."""
-    html = {url: digest for url, digest in view["pages"].items() if not url.startswith("/api/")}
-    return {**view, "pages": {url: digest for url, digest in view["pages"].items() if url not in html}}, html
+def without_pages(view: dict[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
+    """The view but the web app's answers, and those answers: pages and JSON change with the
+    app (a navigation link, a new field, a seed held back while its deal may still be played),
+    so they are compared before and after the migration with the same code, and the rest
+    (records, replays, ratings, histories) with what arena wrote."""
+    return {**view, "pages": {}}, dict(view["pages"])
 
 
 def test_a_schema_3_league_migrates_with_every_record_replay_page_and_rating_intact(tmp_path: Path) -> None:
     path = tmp_path / "league.db"
     load_schema_3(path)
-    expected, _ = without_html(json.loads((DATA / "schema3_expected.json").read_text()))
+    expected, _ = without_pages(json.loads((DATA / "schema3_expected.json").read_text()))
     assert len(expected["records"]) == 20 and len(expected["replays"]) == 19
-    unmigrated, pages = without_html(league_view(path))
+    unmigrated, pages = without_pages(league_view(path))
     assert unmigrated == expected  # read-only, not migrated: as arena wrote it
     with Database(path, readonly=True) as reader:
         assert reader.schema_version() == 3
@@ -74,7 +74,7 @@ def test_a_schema_3_league_migrates_with_every_record_replay_page_and_rating_int
         assert all(("scores" in stored_json(blob)) == (status != "done") for status, blob in blobs.values())
         before = db.conn.execute("SELECT COUNT(*) FROM rating_history").fetchone()[0]
         assert before == 2 * 10 + 4 * 4 + 3 * 3  # two-seat, four-seat and three-seat matches, rated
-    assert without_html(league_view(path)) == (expected, pages)  # migrated: the same records, replays, pages, ratings
+    assert without_pages(league_view(path)) == (expected, pages)  # migrated: the same records, replays, pages, ratings
     with Database(path) as again:  # opening it again changes nothing
         assert again.schema_version() == SCHEMA_VERSION
         assert again.conn.execute("SELECT COUNT(*) FROM rating_history").fetchone()[0] == before
