@@ -26,11 +26,35 @@ def is_running(pid: int) -> bool:
     return "State:\tZ" not in status
 
 
+def _parent(pid: int) -> int:
+    """``pid``'s parent (0 when it is gone)."""
+    try:
+        return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+    except (OSError, ValueError, IndexError):
+        return 0
+
+
+def _another_workers(pid: int) -> bool:
+    """Whether ``pid`` descends from another pytest-xdist worker than this one: the workers are
+    the controller's children, so one up the ancestry that is this process's sibling."""
+    me, controller = os.getpid(), os.getppid()
+    while pid > 1 and pid != me:
+        parent = _parent(pid)
+        if parent == controller:
+            return True
+        pid = parent
+    return False
+
+
 def processes_in(*folders: Path) -> list[int]:
     """Live processes (this one excepted) whose working folder is inside one of ``folders``.
 
-    Bots run in their manifests' folders, so this finds the bots started from there.
+    Bots run in their manifests' folders, so this finds the bots started from there.  Under
+    pytest-xdist the other worker's tests start bots from the same shared folders (the sample
+    bots), so a process started under another worker is not counted (an orphan adopted by init
+    is: nothing tells whose it was).
     """
+    under_xdist = "PYTEST_XDIST_WORKER" in os.environ
     found = []
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit() or int(entry.name) == os.getpid() or not is_running(int(entry.name)):
@@ -40,7 +64,8 @@ def processes_in(*folders: Path) -> list[int]:
         except OSError:
             continue
         if any(cwd.is_relative_to(folder) for folder in folders):
-            found.append(int(entry.name))
+            if not (under_xdist and _another_workers(int(entry.name))):
+                found.append(int(entry.name))
     return found
 
 
