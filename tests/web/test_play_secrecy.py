@@ -83,7 +83,8 @@ def test_nothing_sent_while_a_person_plays_gives_away_the_seed_or_a_hidden_card(
         # Once it is over, its page gives the seed (the deal can be replayed).
         assert _names_the_seed(stranger.request(f"/play/matches/{match.id}")[2], match.seed)
     if hidden_of is not None:
-        assert_only_the_seats_view(record, seat, final["players"], states, while_running, hidden_of)
+        # A short match (Yoninkan's deal is random at Play) may give the seat only a decision or two.
+        assert_only_the_seats_view(record, seat, final["players"], states, while_running, hidden_of, at_least=1)
 
 
 def test_an_invitation_is_refused_to_its_openers_account_in_another_browser(tmp_path: Path) -> None:
