@@ -84,7 +84,9 @@ def current_estimators(games: Collection[str]) -> tuple[dict[str, luck.Estimator
             found[game] = luck.estimator_for(game)
         except luck.LuckError as error:
             missing[game] = str(error)
-        except ImportError:
+        except ModuleNotFoundError as error:  # its module is not written yet; any other import error is a bug
+            if error.name is None or not error.name.startswith("referee.luck."):
+                raise
             missing[game] = f"no luck estimator for game {game!r} in this version of arena"
     return found, missing
 
