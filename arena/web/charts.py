@@ -212,6 +212,14 @@ def luck_svg(report: dict[str, Any], labels: Sequence[str], moves: int, *, width
              zero=y(0.0), top=top, bottom=top + plot_h, axis=height - 8)
 
 
+def match_luck_chart(match: dict[str, Any]) -> Markup | None:
+    """The luck chart of a match as :func:`arena.web.data.match` gives it, or ``None`` when it
+    shows no luck report or no record (its deal may still be played)."""
+    if match["luck"] is None or match["record"] is None:
+        return None
+    return luck_svg(match["luck"], [seat["bot"] for seat in match["seats"]], len(match["record"]["moves"]))
+
+
 def _short(label: str, most: int = 22) -> str:
     """A bot's label cut to fit a legend entry (the table beside the chart names it whole)."""
     return label if len(label) <= most else label[:most - 1] + "…"

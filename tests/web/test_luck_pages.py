@@ -118,3 +118,35 @@ def test_a_deal_still_to_play_shows_no_luck_anywhere(tmp_path: Path) -> None:
         for match_id in (first, second):
             assert get_json(server, f"/api/matches/{match_id}")["luck_estimator"] == report.estimator
             assert '<table class="luck">' in get(server, f"/matches/{match_id}")[1]
+
+
+def test_a_match_with_a_person_shows_its_luck_once_over_and_never_while_it_is_played(tmp_path: Path) -> None:
+    """``/play/matches/{id}``: nothing of the match's luck while it is under way; its table and
+    chart once it is stored (a Play match's deal is played once)."""
+    from arena.web.play import PLAY_FORMAT, PlayConfig
+
+    (record,) = (r.record for r in play_recorded("yahtzee", num_players=2, seeds=[DEAL]))
+    league, played = tmp_path / "league.db", tmp_path / "play.db"
+    Database(league).close()
+    with Database(played) as db:
+        a, b = (db.register_bot(name=name, version="1", files_hash=name).id for name in ("person", "bot"))
+        tid = db.create_tournament(
+            name="person at seat 0", game="yahtzee", variant="yahtzee", settings={}, format=PLAY_FORMAT,
+            table_size=2, rounds=1, duplicate=False, seed=DEAL, time_control={}, options={"human_seats": [0]},
+            bot_ids=[a, b], matches=[ScheduledMatch((a, b), DEAL, 0, 0, 0)])
+        db.set_tournament_status(tid, "running")
+        (match,) = db.matches(tournament_id=tid)
+    with Server(league, PlayConfig(db_path=played, ladder=league)) as server:
+        status, page = get(server, f"/play/matches/{match.id}")
+        assert status == 200 and "no record yet" in page
+        assert "<table class=\"luck\">" not in page and "chart luck" not in page and "no-luck" not in page
+        with Database(played) as db:
+            db.store_result(match.id, record)
+            db.set_tournament_status(tid, "finished")
+            report = db.luck_report(match.id)
+        assert report is not None
+        status, page = get(server, f"/play/matches/{match.id}")
+        assert status == 200 and '<table class="luck">' in page and '<svg class="chart luck"' in page
+        assert f"{report.adjusted[0]:+.2f}" in page
+        assert get_json(server, f"/api/play/matches/{match.id}/replay?view=table")["luck"] == report.to_json()
+        assert get_json(server, f"/api/play/matches/{match.id}/replay?view=0")["luck"] is None
