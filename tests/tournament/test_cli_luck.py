@@ -111,3 +111,19 @@ def test_arena_luck_errors_are_one_line(tmp_path: Path) -> None:
     path = load("schema11.sql", tmp_path / "league.db")
     assert_one_line_error(invoke("luck", "--game", "chess", "--db", str(path)), "chess")
     assert_one_line_error(invoke("show", "1", "--luck", "--json", "--db", str(path)), "--luck")
+
+
+def test_a_run_stopped_after_one_match_has_stored_it_and_the_next_run_does_the_rest(tmp_path: Path) -> None:
+    """What Ctrl-C leaves: every report yielded so far is committed, and a new run measures the rest."""
+    from arena.league.luck import count_missing, measure_missing
+
+    path = load("schema11.sql", tmp_path / "league.db")
+    estimator = luck.estimator_for("yahtzee")
+    with Database(path) as db:
+        assert count_missing(db, estimator) == 2
+        first = next(measure_missing(db, estimator))  # the run stops here: the generator is dropped
+        assert first.error is None
+    assert set(stored(path)) == {first.match_id}
+    result = invoke("luck", "--db", str(path))
+    assert result.exit_code == 0 and "yahtzee: 1 match measured" in result.output, result.output
+    assert set(stored(path)) == {1, 2}
