@@ -12,8 +12,6 @@ from __future__ import annotations
 import json
 from collections.abc import Collection, Iterator
 from dataclasses import dataclass
-from typing import Any
-
 from arena.league.storage import Database, NotFoundError, StorageError
 from referee import luck
 
@@ -31,11 +29,6 @@ class LuckSummary:
     """Per seat: the result the luck is taken from (score relative to the table, :mod:`referee.luck`)."""
     luck: tuple[float, ...]
     adjusted: tuple[float, ...]
-
-    def to_json(self) -> dict[str, Any]:
-        """``{"estimator", "result", "luck", "adjusted"}``: lists by seat, rounded as stored."""
-        return {"estimator": self.estimator, "result": list(self.result), "luck": list(self.luck),
-                "adjusted": list(self.adjusted)}
 
 
 _NEWEST = ("ORDER BY match_id, CAST(substr(estimator, instr(estimator, '/') + 1) AS INTEGER) DESC")
