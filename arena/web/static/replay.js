@@ -18,6 +18,7 @@
   var outcomeBox = document.getElementById("outcome");
   var problemsBox = document.getElementById("problems");
   var luckChart = document.querySelector("svg.chart.luck");  // the match page's luck chart, if any
+  var luckBox = document.getElementById("luck-step");
   var data = null;
   var index = 0;
 
@@ -66,11 +67,26 @@
     cursor.setAttribute("x2", x.toFixed(1));
   }
 
+  function signed(x) { return (x >= 0 ? "+" : "") + x.toFixed(2); }
+
+  function showLuck(i) {  // the chance events of this step and what each gave every seat (the table's view only)
+    if (!luckBox) return;
+    luckBox.textContent = "";
+    var here = data.luck ? data.luck.steps.filter(function (s) { return s[0] === i; }) : [];
+    luckBox.hidden = !here.length;
+    here.forEach(function (s) {
+      luckBox.appendChild(el("div", "", "luck of " + s[1] + ": " + s[2].map(function (x, seat) {
+        return "seat " + seat + " " + signed(x);
+      }).join(", ")));
+    });
+  }
+
   function show(i) {
     if (!data) return;
     index = Math.max(0, Math.min(data.steps.length - 1, i));
     var step = data.steps[index];
     placeCursor(index);
+    showLuck(index);
     counter.textContent = "step " + index + "/" + (total - 1) + (data.steps.length < total ? " (loading)" : "");
     counter.setAttribute("data-step", String(index));
     counter.setAttribute("data-last", String(total - 1));
