@@ -189,7 +189,7 @@ class ArenaEnv(AECEnv):
                 beaten_by = sum(1 for other in ranks if other < ranks[seat])
                 self.rewards[agent] = (beaten - beaten_by) / (n - 1) if n > 1 else 0.0
         else:
-            final = self._relative(outcome.scores)
+            final = self._relative_scores(outcome.scores)
             if self.reward_scheme == "hand":
                 self._hand_rewards(final)
             else:
