@@ -3,8 +3,8 @@
 >>> from arena import envs
 >>> table = envs.env("gin_rummy", variant="oklahoma")
 >>> table.reset(seed=7)
->>> table.agent_selection
-'seat_1'
+>>> table.possible_agents, table.agent_selection in table.agents
+(['seat_0', 'seat_1'], True)
 """
 
 from __future__ import annotations
