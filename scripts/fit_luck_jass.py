@@ -108,8 +108,8 @@ def fit(rows: list[dict[str, Any]], deals: int) -> dict[str, Any]:
         y = np.array([float(r["card_margin"]) for r in chosen])
         coef, *_ = np.linalg.lstsq(x, y, rcond=None)
         residual = y - x @ coef
-        model["kinds"][name] = {"intercept": round(float(coef[0]), 6), "weights": [round(float(c), 6) for c in coef[1:]],
-                                "hands": len(chosen), "r2": round(1 - float(residual.var() / y.var()), 4)}
+        model["kinds"][name] = {"intercept": round(float(coef[0]), 6),
+                                "weights": [round(float(c), 6) for c in coef[1:]], "hands": len(chosen), "r2": round(1 - float(residual.var() / y.var()), 4)}
     x = np.array([_deal_inputs(model, r["hands"], r["forehand"]) for r in rows])
     y = np.array([float(r["margin"]) for r in rows])
     coef, *_ = np.linalg.lstsq(x, y, rcond=None)
