@@ -2,11 +2,12 @@
 
 The policy maximises the expected final score of one card (docs/rules/yahtzee.md).  It needs
 only numpy and the arrays of a :class:`Rules` (every box's points for each of the 252 sorted
-dice, the joker rule's fillable boxes, the upper bonus), which :mod:`yahtzee_rules` writes
-down and arena's tests check against the engine's own scoring functions, so the programme
-and the referee cannot disagree.  It imports nothing of arena or the referee: the bot's
-build step (build.py) solves and saves a :class:`Table` in the sandbox, and the bot plays
-from it.
+dice, the joker rule's fillable boxes, the upper bonus).  It is the one solver of the
+repository, and it imports nothing of arena or the referee, so whoever holds the arrays can
+use it: the platform's luck estimator (:mod:`referee.luck.yahtzee_tables` derives the arrays
+from the engine's scoring functions and caches the solved tables), and a bot that writes
+the arrays from the rules text and solves in its own build step (bots import ``arena``
+already, for its SDK).
 
 **State** between turns: ``(filled, upper, flag)``.
 
@@ -37,6 +38,7 @@ of states.
 from __future__ import annotations
 
 from collections import Counter
+import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass, fields
 from itertools import combinations_with_replacement
@@ -127,8 +129,8 @@ def dice_index(rolls: NDArray[np.int64]) -> NDArray[np.intp]:
 
 @dataclass(frozen=True, eq=False)
 class Rules:
-    """A variant's scoring as arrays; :func:`yahtzee_rules.rules` builds them (and arena's
-    tests derive the same from the engine).  Box ``b`` is the ``b``-th box in card order."""
+    """A variant's scoring as arrays (:func:`referee.luck.yahtzee_tables.engine_rules`
+    derives them from the engine).  Box ``b`` is the ``b``-th box in card order."""
 
     variant: str
     boxes: tuple[str, ...]
@@ -155,7 +157,7 @@ class Rules:
     joker_when_scratched: bool = False
     """The official Hasbro rule, *not* arena's (docs/rules/yahtzee.md): the joker rule (without the +100) also
     applies once the Yahtzee box holds 0.  Only for checking the solver against published
-    figures; the engine and the bot never set it."""
+    figures; the engine and the luck estimator never set it."""
 
     @property
     def flags(self) -> int:
@@ -198,6 +200,16 @@ class Rules:
                     totals = {min(self.cap, t + face * n) for t in totals for n in range(NUM_DICE + 1)}
             reach[mask, sorted(totals)] = True
         return reach
+
+
+def rules_digest(rules: Rules) -> str:
+    """A digest of everything the solver reads from ``rules`` and of :data:`FORMAT`: two
+    tables with the same digest hold the same values, laid out the same way."""
+    digest = hashlib.sha256(f"format {FORMAT} {rules.variant} {rules.boxes} {rules.cap} {rules.joker} "
+                            f"{rules.yahtzee_box} {rules.joker_bonus} {rules.joker_when_scratched}".encode())
+    for array in (rules.score, rules.sign, rules.upper_face, rules.bonus, rules.joker_score, rules.joker_fillable):
+        digest.update(np.ascontiguousarray(array, dtype=np.int64).tobytes())
+    return digest.hexdigest()[:16]
 
 
 def box_values(rules: Rules, values: NDArray[np.float64], filled: NDArray[np.int64], upper: NDArray[np.int64],
