@@ -38,6 +38,7 @@ of states.
 from __future__ import annotations
 
 from collections import Counter
+import functools
 import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass, fields
@@ -80,6 +81,11 @@ def roll_matrix() -> NDArray[np.float64]:
         for faces in combinations_with_replacement(range(1, 7), rolled):
             matrix[k, DICE_INDEX[tuple(sorted(keep + faces))]] += _ways(faces) / 6 ** rolled
     return matrix
+
+
+@functools.cache
+def _dense_roll_matrix() -> NDArray[np.float64]:
+    return roll_matrix()
 
 
 def _children() -> NDArray[np.intp]:
@@ -272,7 +278,10 @@ def keep_expectations(final: NDArray[np.float64]) -> NDArray[np.float64]:
     """``(462, S)`` from ``(252, S)``: each keep's expected value when the other dice are
     rolled and then worth ``final``.  A keep of ``n`` dice is the mean of its six keeps of
     ``n + 1`` dice (one more die, each face alike): 6 row sums per keep instead of a dense
-    462 x 252 product."""
+    462 x 252 product.  For one state (a bot's decision, the luck estimator) the dense product
+    is faster: the same sums in another order."""
+    if final.shape[1] == 1:
+        return _dense_roll_matrix() @ final
     expected = np.empty((len(KEEPS), final.shape[1]))
     expected[-len(DICE):] = final
     for size in range(NUM_DICE - 1, -1, -1):
@@ -295,7 +304,10 @@ def joker_applies(rules: Rules, filled: NDArray[np.int64], flag: NDArray[np.int6
 
 def best_keep_values(expected: NDArray[np.float64]) -> NDArray[np.float64]:
     """``(252, S)`` from ``(462, S)``: for each dice, the best of the keeps inside it
-    (computed for every keep from the keeps one die smaller)."""
+    (computed for every keep from the keeps one die smaller; for one state, the maximum over
+    :data:`SUB_KEEPS` directly)."""
+    if expected.shape[1] == 1:
+        return expected[SUB_KEEPS].max(axis=1)
     best = expected.copy()
     for size in range(1, NUM_DICE + 1):
         lo, hi = _SIZE_BOUNDS[size], _SIZE_BOUNDS[size + 1]
