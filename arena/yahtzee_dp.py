@@ -264,6 +264,8 @@ def joker_values(rules: Rules, values: NDArray[np.float64], filled: NDArray[np.i
 def final_values(rules: Rules, values: NDArray[np.float64], filled: NDArray[np.int64], upper: NDArray[np.int64],
                  flag: NDArray[np.int64]) -> NDArray[np.float64]:
     """``(252, S)``: each final dice's value when the best fillable box is filled."""
+    if len(filled) == 1:
+        return _final_values_one(rules, values, int(filled[0]), int(upper[0]), int(flag[0]))[:, None]
     best = np.full((len(DICE), len(filled)), -np.inf)
     for box in range(len(rules.boxes)):
         np.maximum(best, box_values(rules, values, filled, upper, flag, box, rules.score[:, box, None]), out=best)
@@ -272,6 +274,35 @@ def final_values(rules: Rules, values: NDArray[np.float64], filled: NDArray[np.i
         best[np.ix_(YAHTZEE_DICE, jokers)] = joker_values(rules, values, filled[jokers], upper[jokers], flag[jokers],
                                                          np.arange(6)).max(axis=0)
     return best
+
+
+def _final_values_one(rules: Rules, values: NDArray[np.float64], filled: int, upper: int,
+                      flag: int) -> NDArray[np.float64]:
+    """:func:`final_values` of one state, every box at once (the same sums, 20 times faster
+    than box by box for one state)."""
+    best = _all_box_values(rules, values, filled, upper, flag, rules.score).max(axis=1)
+    if joker_applies(rules, np.array([filled]), np.array([flag]))[0]:
+        jokers = _all_box_values(rules, values, filled, upper, flag, rules.joker_score) + rules.joker_bonus * flag
+        allowed = rules.joker_fillable[:, filled, None] >> np.arange(len(rules.boxes)) & 1
+        best[YAHTZEE_DICE] = np.where(allowed.astype(bool), jokers, -np.inf).max(axis=1)
+    return best
+
+
+def _all_box_values(rules: Rules, values: NDArray[np.float64], filled: int, upper: int, flag: int,
+                    points: NDArray[np.int64]) -> NDArray[np.float64]:
+    """``(D, boxes)``: reward plus next value of each box for each row of ``points``, ``-inf``
+    for the filled boxes (:func:`box_values` of one state, for every box)."""
+    is_upper = rules.upper_face > 0
+    boxes = np.arange(len(rules.boxes))
+    total = upper + points * is_upper
+    reward = np.where(is_upper, points + rules.bonus[total] - rules.bonus[upper], rules.sign * points)
+    next_upper = np.where(is_upper, np.minimum(total, rules.cap), upper)
+    next_flag = np.full(points.shape, flag)
+    if rules.joker:
+        next_flag[:, rules.yahtzee_box] = points[:, rules.yahtzee_box] == 50
+    result = reward + values[rules.index(filled | (1 << boxes), next_upper, next_flag)]
+    result[:, (filled >> boxes & 1).astype(bool)] = -np.inf
+    return result
 
 
 def keep_expectations(final: NDArray[np.float64]) -> NDArray[np.float64]:

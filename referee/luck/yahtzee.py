@@ -32,7 +32,7 @@ from typing import Any, ClassVar
 import numpy as np
 from numpy.typing import NDArray
 
-from arena.yahtzee_dp import DICE_INDEX, KEEP_INDEX, Table, best_keep_values, turn_table
+from arena.yahtzee_dp import DICE_INDEX, KEEP_INDEX, best_keep_values, turn_table
 from referee.games.base import Game, State
 from referee.games.yahtzee import Reroll, Score, YahtzeeState
 from referee.luck import Estimator
@@ -106,31 +106,47 @@ class YahtzeeEstimator(Estimator):
     def _between_turns(self, state: YahtzeeState) -> list[float]:
         """Every seat's value as if no dice were rolled yet (its card's start-of-turn value)."""
         solved = table(state.variant)
-        return [self._earned(state, seat) + float(solved.values[self._index(solved, state, seat)])
-                for seat in range(state.num_players)]
+        values = []
+        for seat in range(state.num_players):
+            earned, filled, upper, flag = _card(state, seat)
+            values.append(earned + float(solved.values[solved.rules.index(filled, upper, flag)]))
+        return values
 
     @staticmethod
     def _earned(state: YahtzeeState, seat: int) -> float:
-        """What ``seat``'s card has earned: signed boxes, upper bonus, Yahtzee bonuses."""
-        rules = table(state.variant).rules
-        card = state.cards[seat]
-        points = [card[box] or 0 for box in rules.boxes]
-        upper = sum(p for p, face in zip(points, rules.upper_face, strict=True) if face)
-        return float(np.dot(points, rules.sign) + rules.bonus[upper] + state.bonus[seat])
+        return _card(state, seat)[0]
 
     @staticmethod
-    def _key(solved: Table, state: YahtzeeState, seat: int) -> tuple[int, int, int]:
-        rules, card = solved.rules, state.cards[seat]
-        filled = sum(1 << i for i, box in enumerate(rules.boxes) if card[box] is not None)
-        upper = sum(card[box] or 0 for box, face in zip(rules.boxes, rules.upper_face, strict=True) if face)
-        flag = int(rules.joker and card[rules.boxes[rules.yahtzee_box]] == 50)
-        return filled, min(upper, rules.cap), flag
+    def _turn_of(state: YahtzeeState, seat: int) -> _Turn:
+        _, filled, upper, flag = _card(state, seat)
+        return _turn(state.variant, filled, upper, flag)
 
-    def _index(self, solved: Table, state: YahtzeeState, seat: int) -> int:
-        return int(solved.rules.index(*self._key(solved, state, seat)))
 
-    def _turn_of(self, state: YahtzeeState, seat: int) -> _Turn:
-        return _turn(state.variant, *self._key(table(state.variant), state, seat))
+@functools.cache
+def _layout(variant: str) -> tuple[tuple[tuple[str, int, bool], ...], Any, int, str | None]:
+    """Per box in the table's order (name, sign, whether upper); the upper bonus by total; the
+    cap; the Yahtzee box when the joker rule exists."""
+    rules = table(variant).rules
+    boxes = tuple((box, int(sign), bool(face)) for box, sign, face in zip(rules.boxes, rules.sign, rules.upper_face,
+                                                                          strict=True))
+    return boxes, [int(b) for b in rules.bonus], rules.cap, rules.boxes[rules.yahtzee_box] if rules.joker else None
+
+
+def _card(state: YahtzeeState, seat: int) -> tuple[float, int, int, int]:
+    """``seat``'s card: what it has earned (signed boxes, upper bonus of the upper total, Yahtzee
+    bonuses) and its table state (filled boxes, capped upper total, 50 in the Yahtzee box)."""
+    boxes, bonus, cap, yahtzee_box = _layout(state.variant)
+    card = state.cards[seat]
+    earned = upper = filled = 0
+    for bit, (box, sign, is_upper) in enumerate(boxes):
+        points = card[box]
+        if points is not None:
+            filled |= 1 << bit
+            earned += sign * points
+            if is_upper:
+                upper += points
+    flag = int(yahtzee_box is not None and card[yahtzee_box] == 50)
+    return float(earned + bonus[upper] + state.bonus[seat]), filled, min(upper, cap), flag
 
 
 ESTIMATOR = YahtzeeEstimator()
