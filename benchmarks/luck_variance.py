@@ -1,21 +1,22 @@
-"""How much of the results' variance the luck estimators remove (issue 35), alone and with duplicate deals.
+"""How much of a result's variance the luck adjustment removes, alone and on top of duplicate deals.
 
-For each game's line-ups of fixed bots, plays ``--pairs`` pairs of in-process matches
-(benchmarks/inprocess.py): each seed twice, with the seats swapped.  Bot A is the line-up's
-first bot; its figures:
+For each game's line-ups of fixed sample strategies (in process, benchmarks/inprocess.py),
+plays ``--matches`` matches on seeds ``--first-seed`` up and reads each with
+:func:`referee.luck.analyse`.  The first entrant (the policy of seat 0; in Jass its team, seats
+0+2) gives per match its raw result and its adjusted one.  Printed: both means with standard
+errors (the adjustment must not move the mean), both variances and their ratio with a 95 %
+bootstrap interval (``--boot`` resamples of the matches, seeded).
 
-- *single*: A's raw and adjusted result in each match (both seatings), the ratio
-  var(raw) / var(adjusted), and the mean of both (the adjustment must not move it: the
-  difference is shown in standard errors);
-- *duplicate*: A's mean result over a pair, raw and adjusted, and var(raw duplicate) /
-  var(adjusted duplicate): what adjustment adds on top of duplicate deals (goal ≥ 2× for
-  card games), and var(raw single) / var(adjusted duplicate): both together.
+Duplicate deals: every seed is played a second time with the seats rotated by one (in Jass
+the teams swap cards); an entrant's duplicate result is the mean of its two results, raw or
+adjusted, and the ratio var(raw duplicate) / var(adjusted duplicate) says what the
+adjustment adds on top of the duplicate deals.
 
-Ratios carry a 95 % bootstrap interval (2,000 resamples of the pairs, seeded).  Seeds are
-``--first-seed`` + i (default 20,000: the estimators are fitted on seeds from 1,000,000).
+    PYTHONPATH=. python benchmarks/luck_variance.py --game jass --matches 200
+    PYTHONPATH=. python benchmarks/luck_variance.py --game gin_rummy --variant oklahoma --matches 60
+
 Also prints the mean time of :func:`referee.luck.analyse` per match.
-
-    PYTHONPATH=. python benchmarks/luck_variance.py --game gin_rummy --pairs 200
+    PYTHONPATH=. python benchmarks/luck_variance.py --game jass --matches 400 --short
 """
 
 from __future__ import annotations
@@ -28,98 +29,117 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.inprocess import RANDOM, Policy, heuristic, noisy, play  # noqa: E402
+from referee.games import make_game  # noqa: E402
 from referee.luck import analyse  # noqa: E402
 
 
 @dataclass(frozen=True)
 class Lineup:
-    """Bot A (seat 0 in the first match of a pair) against bot B."""
+    """Seat ``i`` plays ``seats()[i]``; the measured entrant is the policy of seat 0."""
 
     name: str
-    game: str
-    variant: str | None
-    bots: Callable[[], tuple[Policy, Policy]]
+    seats: Callable[[], Sequence[Policy]]
 
 
-def _gin(variant: str) -> list[Lineup]:
-    h = lambda: heuristic("gin_rummy")  # noqa: E731
-    return [Lineup(f"{variant}: heuristic vs noisy 0.1", "gin_rummy", variant, lambda: (h(), noisy(h(), 0.1, 11))),
-            Lineup(f"{variant}: heuristic vs random", "gin_rummy", variant, lambda: (h(), RANDOM))]
+def _jass_teams(a: Callable[[], Policy], b: Callable[[], Policy]) -> Callable[[], Sequence[Policy]]:
+    def seats() -> Sequence[Policy]:
+        first, second = a(), b()
+        return [first, second, first, second]
+    return seats
+
+
+def _pair(a: Callable[[], Policy], b: Callable[[], Policy]) -> Callable[[], Sequence[Policy]]:
+    return lambda: [a(), b()]
+
+
+def _gin(epsilon: float) -> Callable[[], Policy]:
+    return lambda: noisy(heuristic("gin_rummy"), epsilon, 11)
 
 
 LINEUPS: dict[str, list[Lineup]] = {
-    "gin_rummy": [*_gin("standard"), *_gin("oklahoma"), *_gin("straight")],
+    "gin_rummy": [
+        Lineup("heuristic vs noisy heuristic (epsilon 0.1)", _pair(lambda: heuristic("gin_rummy"), _gin(0.1))),
+        Lineup("heuristic vs noisy heuristic (epsilon 0.3)", _pair(lambda: heuristic("gin_rummy"), _gin(0.3))),
+        Lineup("heuristic vs random", _pair(lambda: heuristic("gin_rummy"), lambda: RANDOM)),
+        Lineup("noisy heuristic (epsilon 0.3) vs random", _pair(_gin(0.3), lambda: RANDOM)),
+        Lineup("heuristic vs heuristic", _pair(lambda: heuristic("gin_rummy"), lambda: heuristic("gin_rummy"))),
+    ],
+    "jass": [
+        Lineup("heuristic team vs noisy heuristic team (epsilon 0.1)",
+               _jass_teams(lambda: heuristic("jass"), lambda: noisy(heuristic("jass"), 0.1, 7))),
+        Lineup("heuristic team vs random team", _jass_teams(lambda: heuristic("jass"), lambda: RANDOM)),
+    ],
 }
-"""Per game, the line-ups measured (add a game's here)."""
+"""Per game, the line-ups measured (other games add theirs here)."""
 
 
-def _ratio_interval(a: Sequence[float], b: Sequence[float], groups: int, rng: random.Random) -> tuple[float, float]:
-    """95 % bootstrap interval of var(a) / var(b), resampling groups of ``len(a) // groups`` rows."""
-    size = len(a) // groups
-    ratios = []
-    for _ in range(2000):
-        picked = [rng.randrange(groups) for _ in range(groups)]
-        xa = [a[g * size + k] for g in picked for k in range(size)]
-        xb = [b[g * size + k] for g in picked for k in range(size)]
-        vb = statistics.pvariance(xb)
-        ratios.append(statistics.pvariance(xa) / vb if vb else float("inf"))
-    ratios.sort()
-    return ratios[int(0.025 * len(ratios))], ratios[int(0.975 * len(ratios)) - 1]
-
-
-def _ratio(a: Sequence[float], b: Sequence[float], groups: int, rng: random.Random) -> str:
-    low, high = _ratio_interval(a, b, groups, rng)
-    return f"{statistics.variance(a) / statistics.variance(b):6.2f}x [{low:.2f}, {high:.2f}]"
-
-
-def measure(lineup: Lineup, pairs: int, first_seed: int) -> None:
-    a, b = lineup.bots()
-    raw: list[float] = []
-    adjusted: list[float] = []
+def results(game: str, lineup: Lineup, seeds: Sequence[int], settings: dict[str, Any] | None,
+            variant: str | None = None) -> tuple[list[tuple[float, float, float, float]], float]:
+    """Per seed, the entrant's raw and adjusted result in the seed's match and in its duplicate
+    (the seats rotated by one, so the entrant sits at seat 1); and the seconds ``analyse`` took."""
+    seats = list(lineup.seats())
+    rotated = seats[-1:] + seats[:-1]
+    out = []
     spent = 0.0
-    for i in range(pairs):
-        seed = first_seed + i
-        for seat, bots in ((0, (a, b)), (1, (b, a))):
-            record = play(lineup.game, seed, bots, variant=lineup.variant)
-            started = time.perf_counter()
-            report = analyse(record)
-            spent += time.perf_counter() - started
-            raw.append(report.result[seat])
-            adjusted.append(report.adjusted[seat])
-    dup_raw = [(raw[2 * i] + raw[2 * i + 1]) / 2 for i in range(pairs)]
-    dup_adj = [(adjusted[2 * i] + adjusted[2 * i + 1]) / 2 for i in range(pairs)]
-    rng = random.Random(f"luck_variance/{lineup.name}")
-    gaps = [r - x for r, x in zip(raw, adjusted)]
-    error = statistics.stdev(gaps) / len(gaps) ** 0.5 if len(gaps) > 1 else float("nan")
-    gap = statistics.mean(gaps)
-    print(f"{lineup.name}: {pairs} pairs, seeds {first_seed}..{first_seed + pairs - 1}, "
-          f"analyse {1000 * spent / (2 * pairs):.1f} ms a match")
-    print(f"  mean result raw {statistics.mean(raw):8.3f}  adjusted {statistics.mean(adjusted):8.3f}  "
-          f"(difference {gap:.3f} = {gap / error if error else 0:.2f} standard errors)")
-    print(f"  single:    var raw {statistics.variance(raw):10.2f}  adjusted {statistics.variance(adjusted):10.2f}  "
-          f"ratio {_ratio(raw, adjusted, pairs, rng)}")
-    print(f"  duplicate: var raw {statistics.variance(dup_raw):10.2f}  adjusted {statistics.variance(dup_adj):10.2f}  "
-          f"ratio {_ratio(dup_raw, dup_adj, pairs, rng)}")
-    print(f"  raw single / adjusted duplicate: {_ratio(raw[::2], dup_adj, pairs, rng)}")
+    for seed in seeds:
+        records = [play(game, seed, order, settings=settings, variant=variant) for order in (seats, rotated)]
+        started = time.perf_counter()
+        first, second = (analyse(record) for record in records)
+        spent += time.perf_counter() - started
+        out.append((first.result[0], first.adjusted[0], second.result[1], second.adjusted[1]))
+    return out, spent
+
+
+def variance_ratio(pairs: Sequence[tuple[float, float]], boot: int, seed: int) -> tuple[float, float, float]:
+    """var(raw) / var(adjusted) and its 95 % percentile bootstrap interval."""
+    def ratio(sample: Sequence[tuple[float, float]]) -> float:
+        return statistics.variance([r for r, _ in sample]) / statistics.variance([a for _, a in sample])
+    rng = random.Random(seed)
+    draws = sorted(ratio([pairs[rng.randrange(len(pairs))] for _ in pairs]) for _ in range(boot))
+    return ratio(pairs), draws[int(0.025 * boot)], draws[int(0.975 * boot) - 1]
+
+
+def report(label: str, pairs: Sequence[tuple[float, float]], boot: int, seed: int) -> None:
+    n = len(pairs)
+    raw = [r for r, _ in pairs]
+    adjusted = [a for _, a in pairs]
+    ratio, low, high = variance_ratio(pairs, boot, seed)
+    print(f"  {label}: n={n}  mean raw {statistics.fmean(raw):+.1f} ± {statistics.stdev(raw) / n ** 0.5:.1f}, "
+          f"adjusted {statistics.fmean(adjusted):+.1f} ± {statistics.stdev(adjusted) / n ** 0.5:.1f} (1 s.e.)")
+    print(f"    var raw {statistics.variance(raw):.0f}, var adjusted {statistics.variance(adjusted):.0f}, "
+          f"ratio {ratio:.2f} [95% {low:.2f}, {high:.2f}]")
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--game", choices=sorted(LINEUPS), action="append", help="default: every game")
-    parser.add_argument("--pairs", type=int, default=100, help="seeds per line-up, each played in both seatings")
-    parser.add_argument("--first-seed", type=int, default=20_000)
-    parser.add_argument("--only", default="", help="only line-ups whose name contains this text")
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", choices=sorted(LINEUPS), default="jass")
+    parser.add_argument("--matches", type=int, default=200, help="seeds per line-up (duplicate: two matches each)")
+    parser.add_argument("--first-seed", type=int, default=0)
+    parser.add_argument("--variant", help="the game's variant (default: its default)")
+    parser.add_argument("--only", default="", help="only the line-ups whose name contains this text")
+    parser.add_argument("--short", action="store_true", help="the engine's settings for short matches")
+    parser.add_argument("--boot", type=int, default=1000, help="bootstrap resamples (seeded by --first-seed)")
     args = parser.parse_args()
-    started = time.monotonic()
-    for game in args.game or sorted(LINEUPS):
-        for lineup in LINEUPS[game]:
-            if args.only in lineup.name:
-                measure(lineup, args.pairs, args.first_seed)
-    print(f"took {time.monotonic() - started:.0f} s")
+    game = make_game(args.game, variant=args.variant)
+    settings = dict(game.short_match_settings) if args.short else None
+    seeds = range(args.first_seed, args.first_seed + args.matches)
+    print(f"{args.game} ({game.variant}): seeds {seeds.start}..{seeds.stop - 1}, settings {settings or 'default'}, "
+          f"{args.boot} bootstrap resamples")
+    for lineup in LINEUPS[args.game]:
+        if args.only not in lineup.name:
+            continue
+        started = time.perf_counter()
+        found, spent = results(args.game, lineup, seeds, settings, args.variant)
+        print(f"{lineup.name} ({2 * len(found)} matches, {time.perf_counter() - started:.0f} s; "
+              f"analyse {1000 * spent / (2 * len(found)):.0f} ms a match)")
+        report("single matches", [(r, a) for r, a, _, _ in found], args.boot, args.first_seed)
+        report("duplicate pairs", [((r1 + r2) / 2, (a1 + a2) / 2) for r1, a1, r2, a2 in found], args.boot,
+               args.first_seed)
 
 
 if __name__ == "__main__":
