@@ -25,6 +25,8 @@ mean zero for each seat (docs/luck.md).
 
 from __future__ import annotations
 
+import copy
+import functools
 import hashlib
 import json
 import math
@@ -42,7 +44,7 @@ from referee.luck import Estimator
 VERSION: Final = 1
 MODEL_FILE: Final = "models/gin_rummy-1.json"
 MODEL_DIGESTS: Final[dict[int, str]] = {
-    1: "e999370222b325cabdd48ccb56ab7e73cf4b48d0ba79b2d2dd60777f2755a2a4",
+    1: "28497ca811d1179b8fc8d20dbc903946169db4013a6b2337b7d3831371d3fdf9",
 }
 """SHA-256 of each version's model file: a changed file needs a new version."""
 
@@ -56,9 +58,13 @@ _FIVES: Final = 0x5555555555555
 _THREES: Final = 0x3333333333333
 _STOCK_DEALT: Final = 31
 _KAPPAS: Final = (0.25, 0.5, 1.0, 2.0)
+_RACE_SCALES: Final = (0.5, 1.5)
 HAND_FEATURES: Final = ("deadwood", "over_limit", "may_knock", "gin", "to_act", "take_gain", "deadwood_x_stock",
-                        "over_limit_x_stock", "may_knock_x_stock", "take_gain_x_stock", "dealer")
-"""Per seat; the hand model reads seat 0's minus seat 1's."""
+                        "over_limit_x_stock", "may_knock_x_stock", "take_gain_x_stock", "dealer",
+                        *(f"knock_race_{k}" for k in _RACE_SCALES))
+"""Per seat, seat 0's minus seat 1's; then the race to knock, tanh(k (seat 1's over_limit -
+seat 0's)): how far ahead seat 0 is saturates, so against a hand far from knocking one more
+good card changes little."""
 MATCH_FEATURES: Final = ("hand", *(f"race_{k}" for k in _KAPPAS), "shutout")
 
 
@@ -95,9 +101,14 @@ def _seat(p: Position, seat: int, deadwood: int | None = None) -> tuple[float, .
     return _seat_features(dw, p.limit, p.to_act == seat, p.take_gain[seat], p.dealer == seat, p.stock / _STOCK_DEALT)
 
 
+def _hand_row(mine: tuple[float, ...], theirs: tuple[float, ...]) -> list[float]:
+    """One seat's hand features against the other's (see :data:`HAND_FEATURES`)."""
+    return [x - y for x, y in zip(mine, theirs)] + [math.tanh(k * (theirs[1] - mine[1])) for k in _RACE_SCALES]
+
+
 def hand_features(p: Position) -> list[float]:
-    """Seat 0's features minus seat 1's (see :data:`HAND_FEATURES`)."""
-    return [x - y for x, y in zip(_seat(p, 0), _seat(p, 1))]
+    """Seat 0's hand features (see :data:`HAND_FEATURES`)."""
+    return _hand_row(_seat(p, 0), _seat(p, 1))
 
 
 def match_features(p: Position, hand: float) -> list[float]:
@@ -128,29 +139,28 @@ def _dot(w: Sequence[float], x: Sequence[float]) -> float:
     return sum(a * b for a, b in zip(w, x))
 
 
+def features(weights: dict[str, Any], p: Position, seat: int = 0, deadwoods: Sequence[int] | None = None
+             ) -> list[list[float]]:
+    """The value's features (:data:`MATCH_FEATURES`) of ``p``, or of ``p`` with each of
+    ``deadwoods`` for ``seat``'s deadwood (one pass for a stock draw's outcomes, which change
+    only the drawer's deadwood).  The value is ``realised(p)`` plus their dot product with the
+    variant's ``match`` weights."""
+    other = _seat(p, 1 - seat)
+    scale = (1 if seat == 0 else -1) * (2 if p.doubled else 1)
+    w_hand = weights["hand"]
+    return [match_features(p, scale * _dot(w_hand, _hand_row(_seat(p, seat, dw), other)))
+            for dw in (deadwoods if deadwoods is not None else [p.deadwood[seat]])]
+
+
 def margin(model: dict[str, Any], p: Position) -> float:
     """Seat 0's expected final margin from ``p``."""
-    return margins(model, p, 0, [p.deadwood[0]])[0]
-
-
-def margins(model: dict[str, Any], p: Position, seat: int, deadwoods: Sequence[int]) -> list[float]:
-    """Seat 0's expected final margin from ``p`` with each of ``deadwoods`` for ``seat``'s
-    (one pass for the outcomes of a stock draw, which change only the drawer's deadwood)."""
     weights = model[p.variant]
-    w_hand, w_match = weights["hand"], weights["match"]
-    other = _seat(p, 1 - seat)
-    sign = 1 if seat == 0 else -1
-    scale = sign * (2 if p.doubled else 1)
-    base = realised(p)
-    out = []
-    for dw in deadwoods:
-        hand = scale * sum(w * (x - y) for w, x, y in zip(w_hand, _seat(p, seat, dw), other))
-        out.append(base + _dot(w_match, match_features(p, hand)))
-    return out
+    return realised(p) + _dot(weights["match"], features(weights, p)[0])
 
 
 # --- deadwood -----------------------------------------------------------------------------
 
+@functools.lru_cache(maxsize=1 << 16)
 def _covers(mask: int) -> list[tuple[int, int]]:
     """``(cover, melded value)`` of every packing of ``mask``'s melds, the empty one first."""
     melds = [(m, gm.MELD_VALUES[m]) for m in gm.find_melds(mask)]
@@ -172,12 +182,14 @@ def _top_value(mask: int) -> int:
     return gm.VALUES[mask.bit_length() - 1] if mask else 0
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def after_discard(mask: int) -> int:
     """The least deadwood an 11-card hand keeps after one discard (any card)."""
     total = gm.hand_value(mask)
     return total - max(v + _top_value(mask ^ u) for u, v in _covers(mask))
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def _deadwood(mask: int) -> int:
     return after_discard(mask) if mask.bit_count() > 10 else gm.min_deadwood(mask)
 
@@ -239,7 +251,7 @@ def position(state: GinRummyState) -> Position:
     to_act = state.to_play
     gains = [0, 0]
     if hands[to_act].bit_count() == 10 and any(isinstance(a, TakeDiscard) for a in state.legal_actions()):
-        own = gm.min_deadwood(hands[to_act])
+        own = _deadwood(hands[to_act])
         gains[to_act] = own - min(own, after_discard(hands[to_act] | 1 << state.discard_pile[-1]))
     return _position_of(state, (_deadwood(hands[0]), _deadwood(hands[1])), (gains[0], gains[1]))
 
@@ -292,6 +304,14 @@ class GinRummyEstimator(Estimator):
         return isinstance(action, Discard) and (action.knock or len(state.stock) <= 2
                                                 or state.draws >= int(state.game.settings["max_draws_per_hand"]))
 
+    def snapshot(self, state: State[Any, Any]) -> State[Any, Any]:
+        """A shallow copy with its own copies of the lists a move changes: :meth:`chance` reads
+        no history and no random generator, so neither is copied."""
+        copied = copy.copy(state)
+        for name in ("scores", "hands_won", "hands", "discard_pile", "stock", "took"):
+            setattr(copied, name, list(getattr(state, name)))
+        return copied
+
     def chance(self, before: State[Any, Any], action: Any, after: State[Any, Any]) -> tuple[str, Sequence[float]] | None:
         assert isinstance(before, GinRummyState) and isinstance(after, GinRummyState)
         if isinstance(action, DrawStock):
@@ -302,38 +322,56 @@ class GinRummyEstimator(Estimator):
 
     def draw_expectation(self, before: GinRummyState) -> list[float]:
         """The exact mean value over the stock's cards of ``before`` after ``draw stock``."""
-        seat = before.to_play
-        deadwood = [0, 0]
-        deadwood[1 - seat] = _deadwood(before.hands[1 - seat])
-        p = _position_of(before, (deadwood[0], deadwood[1]), (0, 0), stock=len(before.stock) - 1)
-        counts = draw_deadwoods(before.hands[seat], before.stock)
-        values = margins(self.model, p, seat, list(counts))
-        total = sum(n * v for n, v in zip(counts.values(), values))
-        return _scores(before, total / len(before.stock))
+        weights = self.model[before.game.variant]
+        return _scores(before, realised(_position_of(before, (0, 0), (0, 0))) + _dot(weights["match"], draw_features(weights, before)))
 
     def deal_expectation(self, after: GinRummyState) -> list[float]:
-        """An unbiased estimate of the value over the deals of ``after``'s hand: the mean over
-        :data:`DEAL_PAIRS` uniform deals, each also with the two hands swapped (as likely)."""
-        rng = random.Random(f"gin_rummy/{self.version}/{after.seed}/{after.hand_number}")
-        dealer = after.dealer
-        first = 1 - dealer
-        variant = after.game.variant
-        total = 0.0
-        for _ in range(DEAL_PAIRS):
-            cards = rng.sample(range(gm.NUM_CARDS), 21)
-            upcard = cards[20]
-            a = sum(1 << c for c in cards[:10])
-            b = sum(1 << c for c in cards[10:20])
-            limit = knock_limit_of(gm.CARDS[upcard]) if variant == "oklahoma" else 0 if variant == "straight" else 10
-            doubled = variant == "oklahoma" and upcard % 4 == 0
-            dw = {a: gm.min_deadwood(a), b: gm.min_deadwood(b)}
-            for mine, theirs in ((a, b), (b, a)):
-                gain = dw[mine] - min(dw[mine], after_discard(mine | 1 << upcard))
-                deadwood = (dw[mine], dw[theirs]) if first == 0 else (dw[theirs], dw[mine])
-                gains = (gain, 0) if first == 0 else (0, gain)
-                total += margin(self.model, _position_of(after, deadwood, gains, stock=_STOCK_DEALT, to_act=first,
-                                                         limit=limit, doubled=doubled))
-        return _scores(after, total / (2 * DEAL_PAIRS))
+        """An unbiased estimate of the value over the deals of ``after``'s hand (see
+        :func:`deal_features`)."""
+        weights = self.model[after.game.variant]
+        expected = _dot(weights["match"], deal_features(weights, after, self.version))
+        return _scores(after, realised(_position_of(after, (0, 0), (0, 0))) + expected)
+
+
+def draw_features(weights: dict[str, Any], before: GinRummyState) -> list[float]:
+    """The exact mean of :func:`features` over the stock's cards of ``before`` after ``draw stock``."""
+    seat = before.to_play
+    deadwood = [0, 0]
+    deadwood[1 - seat] = _deadwood(before.hands[1 - seat])
+    p = _position_of(before, (deadwood[0], deadwood[1]), (0, 0), stock=len(before.stock) - 1)
+    counts = draw_deadwoods(before.hands[seat], before.stock)
+    rows = features(weights, p, seat, list(counts))
+    total = [0.0] * len(rows[0])
+    for n, row in zip(counts.values(), rows):
+        for i, x in enumerate(row):
+            total[i] += n * x
+    return [x / len(before.stock) for x in total]
+
+
+def deal_features(weights: dict[str, Any], after: GinRummyState, version: int = VERSION) -> list[float]:
+    """An unbiased estimate of the mean of :func:`features` over the deals of ``after``'s hand:
+    the mean over :data:`DEAL_PAIRS` uniform deals, each also with the two hands swapped (as
+    likely), seeded by the match's seed and the hand's number."""
+    rng = random.Random(f"gin_rummy/{version}/{after.seed}/{after.hand_number}")
+    first = 1 - after.dealer
+    variant = after.game.variant
+    total: list[float] = []
+    for _ in range(DEAL_PAIRS):
+        cards = rng.sample(range(gm.NUM_CARDS), 21)
+        upcard = cards[20]
+        a = sum(1 << c for c in cards[:10])
+        b = sum(1 << c for c in cards[10:20])
+        limit = knock_limit_of(gm.CARDS[upcard]) if variant == "oklahoma" else 0 if variant == "straight" else 10
+        doubled = variant == "oklahoma" and upcard % 4 == 0
+        for mine, theirs in ((a, b), (b, a)):
+            own = _deadwood(mine)
+            gain = own - min(own, after_discard(mine | 1 << upcard))
+            deadwood = (own, _deadwood(theirs)) if first == 0 else (_deadwood(theirs), own)
+            gains = (gain, 0) if first == 0 else (0, gain)
+            row = features(weights, _position_of(after, deadwood, gains, stock=_STOCK_DEALT, to_act=first,
+                                                 limit=limit, doubled=doubled))[0]
+            total = [t + x for t, x in zip(total, row)] if total else row
+    return [t / (2 * DEAL_PAIRS) for t in total]
 
 
 ESTIMATOR: Final = GinRummyEstimator()

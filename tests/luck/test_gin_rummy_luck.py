@@ -79,3 +79,15 @@ def test_adjusted_results_keep_the_mean(variant: str) -> None:
         lucks.append(report.luck[0])
     error = statistics.stdev(lucks) / len(lucks) ** 0.5
     assert abs(statistics.fmean(lucks)) <= 4 * error
+
+
+def test_light_snapshot_gives_the_report_of_a_full_copy() -> None:
+    """The estimator's snapshot copies only what ``chance`` reads; with the framework's default
+    (the whole state) every step is the same."""
+    class FullCopy(luck.GinRummyEstimator):
+        def snapshot(self, state):  # type: ignore[no-untyped-def]
+            return state.clone()
+
+    h = heuristic("gin_rummy")
+    record = play("gin_rummy", 33, [h, noisy(h, 0.3, 2)])
+    assert analyse(record).to_json() == analyse(record, FullCopy()).to_json()
