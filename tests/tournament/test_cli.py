@@ -397,7 +397,7 @@ class TestMatchesListing:
         assert rows[0]["id"] == 60 and rows[0]["ranking"] == [2, 1]  # even match: the second seat won
         csv_rows = invoke("matches", "--format", "csv", "--limit", "1", "--db", str(sixty)).output.splitlines()
         assert csv_rows[0] == ("match,tournament,game,variant,seed,round,seat,bot,rank,score,forfeited,status,reason,"
-                               "finished")
+                               "finished,luck_estimator,result,luck,adjusted")
         assert csv_rows[1].startswith("60,1,yahtzee,yahtzee,59,1,0,bot0@1,2,9.0,false,done,test,")
         assert csv_rows[2].startswith("60,1,yahtzee,yahtzee,59,1,1,bot1@1,1,10.0,false,done,test,")
 
