@@ -66,7 +66,8 @@ def _optimal() -> Policy:
 
     folder = inprocess.SAMPLES / "yahtzee_optimal"
     build = Path(tempfile.gettempdir()) / "arena-luck-variance-optimal"
-    if not build.exists():
+    if not any(build.glob("*.npz")):
+        build.mkdir(parents=True, exist_ok=True)
         subprocess.run([sys.executable, "build.py"], cwd=folder, check=True,
                        env={**os.environ, "ARENA_BUILD": str(build)})
     os.environ["ARENA_BUILD"] = str(build)
