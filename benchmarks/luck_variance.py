@@ -71,7 +71,7 @@ def _optimal() -> Policy:
         subprocess.run([sys.executable, "build.py"], cwd=folder, check=True,
                        env={**os.environ, "ARENA_BUILD": str(build)})
     os.environ["ARENA_BUILD"] = str(build)
-    return inprocess.load_strategy("yahtzee_optimal").decide  # type: ignore[no-any-return]
+    return inprocess.load_strategy("yahtzee_optimal").Strategy.from_build().decide  # type: ignore[no-any-return]
 
 
 def _pair(a: Callable[[], Policy], b: Callable[[], Policy]) -> Callable[[], Sequence[Policy]]:
