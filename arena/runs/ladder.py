@@ -330,12 +330,6 @@ def open_ladder(db: Database, spec: LadderSpec, config: ServiceConfig) -> tuple[
     return db.tournament(tid), True
 
 
-def ladder_rating(ladder: TournamentRow) -> str:
-    """The ladder's rating model: its options' ``rating``, ``"trueskill"`` if it has none (created before the key)."""
-    rating = ladder.options.get("rating", "trueskill")
-    return rating if rating in MODELS else "trueskill"
-
-
 def _json(value: Any) -> str:
     return json.dumps(value, sort_keys=True)
 
@@ -353,7 +347,7 @@ class Ladder:
         self.sandbox = sandbox
         self.requested = requested
         self.say = say
-        self.rating = ladder_rating(tournament)
+        self.rating = store.ladder_rating(tournament)
         self.policy = dataclasses.replace(policy, new_sigma=SCORE_NEW_SIGMA) \
             if self.rating == score_ratings.MODEL and policy.new_sigma == Policy().new_sigma else policy
         self.scores = score_ratings.Accumulator()
