@@ -21,7 +21,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("arena.v1", "arena.resources"),
     ("arena.sdk",),
     ("referee",),
-    ("arena.league", "arena.authoring"),
+    ("arena.league", "arena.authoring", "arena.envs"),
     ("arena.scheduling", "arena.executors"),
     ("arena.runs",),
     ("arena.submission",),
