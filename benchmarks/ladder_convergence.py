@@ -62,7 +62,7 @@ from typing import Any
 
 from bench_bots import SAMPLES, STRONG
 from duplicate_deals import noisy, play
-from ladder_pool import Deals, deal_seed, pool_path, two_seat_tables
+from ladder_pool import Deals, deal_seed, luck_of, pool_path, two_seat_tables
 from ladder_pool import build as build_pool
 from ladder_pool import load as load_pool
 from ladder_pool import stale as stale_pool
@@ -142,7 +142,8 @@ class ScoreRater:
         self.estimator = score_ratings.current_estimator(game)
         self.fitted: Any = None
 
-    def add(self, seats: Sequence[int], record: Any) -> bool:
+    def add(self, seats: Sequence[int], record: Any, measured: Any = "analyse") -> bool:
+        """Rate one match: with ``measured`` luck (a pool's, ``None`` for none), or analysed here."""
         import numpy as np
 
         from referee import luck
@@ -151,13 +152,14 @@ class ScoreRater:
             return False
         results = [self.sign * s for s in record.scores]
         adjusted = 0
-        if self.estimator is not None:
+        if measured == "analyse" and self.estimator is not None:
             try:
-                report = luck.analyse(record)
-                results = [r - x for r, x in zip(results, report.luck)]
-                adjusted = 1
+                measured = list(luck.analyse(record).luck)
             except luck.LuckError:
-                pass
+                measured = None
+        if isinstance(measured, list):
+            results = [r - x for r, x in zip(results, measured)]
+            adjusted = 1
         self.acc.add(np.array([list(seats)]), np.array([results]), self.sr.design(len(seats), self.teams),
                      adjusted=adjusted)
         return True
@@ -193,7 +195,8 @@ class Job:
     """The rating model: ``"trueskill"`` (rankings) or ``"score"`` (scores and luck)."""
 
 
-_POOLS: dict[str, dict[Any, tuple[int, ...]]] = {}
+_POOLS: dict[str, dict[Any, Any]] = {}
+_LUCKS: dict[str, dict[Any, Any]] = {}
 
 
 def run(job: Job) -> dict[str, Any]:
@@ -220,6 +223,8 @@ def run(job: Job) -> dict[str, Any]:
     env = environment()
     ratings = {b: env.create_rating() for b in bots}
     scorer = ScoreRater(game, bots) if job.rating == "score" else None
+    lucks = _LUCKS.setdefault(job.pool, luck_of(Path(job.pool), pool, game, 1)) \
+        if job.pool and scorer is not None and pool is not None else {}
     if scorer is not None:
         ratings = scorer.ratings()
     times: dict[int, list[int]] = {b: [] for b in bots}
@@ -252,14 +257,22 @@ def run(job: Job) -> dict[str, Any]:
             if len(seated) == matches:
                 break
             if scorer is not None:
-                record = play_record(game, match_seed, [policies[b] for b in seats])
+                key = (tuple(seats), deal)
+                if pool is None or deal is None:
+                    record, measured = play_record(game, match_seed, [policies[b] for b in seats]), "analyse"
+                else:
+                    if key not in pool:
+                        missing += 1
+                        pool[key] = play_record(game, deal_seed(seats, deal), [policies[b] for b in seats])
+                    record, measured = pool[key], lucks.get(key, "analyse" if lucks else None)
                 ranking = tuple(record.ranking)
-                if not scorer.add(seats, record):
+                if not scorer.add(seats, record, measured):
                     raise RuntimeError(f"{game}: match {seats} was not rated")
             elif pool is None or deal is None:  # played directly
                 ranking = play(game, match_seed, [policies[b] for b in seats])
             elif (tuple(seats), deal) in pool:
                 ranking = pool[(tuple(seats), deal)]
+                ranking = tuple(ranking.ranking) if hasattr(ranking, "ranking") else ranking  # a score pool
             else:
                 missing += 1
                 ranking = pool[(tuple(seats), deal)] = play(game, deal_seed(seats, deal),
@@ -350,6 +363,8 @@ def main() -> None:
                         help="draw outcomes from a pool of played deals kept in FOLDER (two-seat games; "
                              "played first where missing)")
     parser.add_argument("--deals", type=int, default=48, help="the pool's deals per pair (with --pool)")
+    parser.add_argument("--score-pool", action="store_true",
+                        help="with --pool and TrueSkill: draw from the score model's pool (the same deals)")
     parser.add_argument("--rating", choices=("trueskill", "score"), default="trueskill",
                         help="the rating model of every run: TrueSkill (rankings) or the score model "
                              "(luck-adjusted scores; played directly, no --pool)")
@@ -360,8 +375,6 @@ def main() -> None:
         parser.error("--entrants must be 2..10")
     if options.pool and any(game_format(game, options.entrants).kind != "two_seat" for game in options.games):
         parser.error("--pool holds two-seat games only (gin_rummy): add --games gin_rummy")
-    if options.pool and options.rating == "score":
-        parser.error("--pool keeps rankings only: the score model plays every match (leave out --pool)")
     if options.deals < 1:
         parser.error("--deals must be at least 1")
     # The sample strategies break some ties in set order, which follows Python's string hashes:
@@ -373,15 +386,22 @@ def main() -> None:
         window = options.window or 20 * options.entrants / min(size, options.entrants)
         pool = None
         if options.pool:
-            pool = pool_path(options.pool, game, options.entrants)
+            scores = options.rating == "score" or options.score_pool
+            pool = pool_path(options.pool, game, options.entrants, scores=scores)
             begun = time.monotonic()
-            played = build_pool(pool, game, two_seat_tables(options.entrants), options.deals, options.workers)
+            played = build_pool(pool, game, two_seat_tables(options.entrants), options.deals, options.workers,
+                                scores=scores)
             print(f"{game} pool {pool}: {options.deals} deals x {len(two_seat_tables(options.entrants))} pairs x "
                   f"2 seatings, {played} matches played now ({time.monotonic() - begun:.0f} s)", flush=True)
             with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as checker:
                 wrong = checker.submit(stale_pool, pool, game).result()
             if wrong:
                 raise SystemExit(f"Error: the pool {pool} no longer matches the game (delete it): {wrong[0]}")
+            if options.rating == "score":
+                begun = time.monotonic()
+                measured = luck_of(pool, load_pool(pool), game, options.workers)
+                print(f"{game} pool luck: {sum(v is not None for v in measured.values())} of {len(measured)} "
+                      f"matches measured ({time.monotonic() - begun:.0f} s)", flush=True)
         jobs += [Job(game, method, options.first_seed + s, options.entrants, options.matches, window,
                      str(pool) if pool else None, options.deals, rating=options.rating)
                  for method in options.methods for s in range(options.seeds)]
