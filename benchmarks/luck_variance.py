@@ -12,6 +12,7 @@ the teams swap cards); an entrant's duplicate result is the mean of its two resu
 adjusted, and the ratio var(raw duplicate) / var(adjusted duplicate) says what the
 adjustment adds on top of the duplicate deals.
 
+    PYTHONPATH=. python benchmarks/luck_variance.py --game yahtzee --matches 1000
     PYTHONPATH=. python benchmarks/luck_variance.py --game jass --matches 200
     PYTHONPATH=. python benchmarks/luck_variance.py --game jass --matches 400 --short
 """
@@ -30,6 +31,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from benchmarks import inprocess  # noqa: E402
 from benchmarks.inprocess import RANDOM, Policy, heuristic, noisy, play  # noqa: E402
 from referee.games import make_game  # noqa: E402
 from referee.luck import analyse  # noqa: E402
@@ -41,6 +43,7 @@ class Lineup:
 
     name: str
     seats: Callable[[], Sequence[Policy]]
+    variant: str | None = None
 
 
 def _jass_teams(a: Callable[[], Policy], b: Callable[[], Policy]) -> Callable[[], Sequence[Policy]]:
@@ -50,7 +53,32 @@ def _jass_teams(a: Callable[[], Policy], b: Callable[[], Policy]) -> Callable[[]
     return seats
 
 
+def _optimal() -> Policy:
+    """The solitaire-optimal Yahtzee bot's policy, from tables its build step solves (about 20 s
+    once; cached in a temporary folder for this run)."""
+    import os
+    import subprocess
+    import tempfile
+
+    folder = inprocess.SAMPLES / "yahtzee_optimal"
+    build = Path(tempfile.gettempdir()) / "arena-luck-variance-optimal"
+    if not build.exists():
+        subprocess.run([sys.executable, "build.py"], cwd=folder, check=True,
+                       env={**os.environ, "ARENA_BUILD": str(build)})
+    os.environ["ARENA_BUILD"] = str(build)
+    return inprocess.load_strategy("yahtzee_optimal").decide  # type: ignore[no-any-return]
+
+
 LINEUPS: dict[str, list[Lineup]] = {
+    "yahtzee": [
+        Lineup("heuristic, solitaire", lambda: [heuristic("yahtzee")]),
+        Lineup("heuristic, solitaire Yams", lambda: [heuristic("yahtzee")], "yams"),
+        Lineup("heuristic vs heuristic", lambda: [heuristic("yahtzee"), heuristic("yahtzee")]),
+        Lineup("heuristic vs optimal", lambda: [heuristic("yahtzee"), _optimal()]),
+        Lineup("heuristic vs noisy heuristic (epsilon 0.1)",
+               lambda: [heuristic("yahtzee"), noisy(heuristic("yahtzee"), 0.1, 7)]),
+        Lineup("heuristic vs random", lambda: [heuristic("yahtzee"), RANDOM]),
+    ],
     "jass": [
         Lineup("heuristic team vs noisy heuristic team (epsilon 0.1)",
                _jass_teams(lambda: heuristic("jass"), lambda: noisy(heuristic("jass"), 0.1, 7))),
@@ -68,8 +96,11 @@ def results(game: str, lineup: Lineup, seeds: Sequence[int], settings: dict[str,
     rotated = seats[-1:] + seats[:-1]
     out = []
     for seed in seeds:
-        first = analyse(play(game, seed, seats, settings=settings))
-        second = analyse(play(game, seed, rotated, settings=settings))
+        first = analyse(play(game, seed, seats, settings=settings, variant=lineup.variant))
+        if len(seats) == 1:  # solitaire: no other seating
+            out.append((first.result[0], first.adjusted[0], first.result[0], first.adjusted[0]))
+            continue
+        second = analyse(play(game, seed, rotated, settings=settings, variant=lineup.variant))
         out.append((first.result[0], first.adjusted[0], second.result[1], second.adjusted[1]))
     return out
 
@@ -96,7 +127,8 @@ def report(label: str, pairs: Sequence[tuple[float, float]], boot: int, seed: in
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--game", choices=sorted(LINEUPS), default="jass")
+    parser.add_argument("--game", choices=sorted(LINEUPS), required=True)
+    parser.add_argument("--lineup", action="append", help="only the line-ups whose name contains this")
     parser.add_argument("--matches", type=int, default=200, help="seeds per line-up (duplicate: two matches each)")
     parser.add_argument("--first-seed", type=int, default=0)
     parser.add_argument("--short", action="store_true", help="the engine's settings for short matches")
@@ -107,10 +139,15 @@ def main() -> None:
     print(f"{args.game}: seeds {seeds.start}..{seeds.stop - 1}, settings {settings or 'default'}, "
           f"{args.boot} bootstrap resamples")
     for lineup in LINEUPS[args.game]:
+        if args.lineup and not any(part in lineup.name for part in args.lineup):
+            continue
         started = time.perf_counter()
         found = results(args.game, lineup, seeds, settings)
-        print(f"{lineup.name} ({2 * len(found)} matches, {time.perf_counter() - started:.0f} s)")
+        print(f"{lineup.name}{' (' + lineup.variant + ')' if lineup.variant else ''} "
+              f"({2 * len(found)} matches, {time.perf_counter() - started:.0f} s)")
         report("single matches", [(r, a) for r, a, _, _ in found], args.boot, args.first_seed)
+        if len(lineup.seats()) == 1:
+            continue
         report("duplicate pairs", [((r1 + r2) / 2, (a1 + a2) / 2) for r1, a1, r2, a2 in found], args.boot,
                args.first_seed)
 

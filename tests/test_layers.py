@@ -18,7 +18,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("arena",),
-    ("arena.v1", "arena.resources"),
+    ("arena.v1", "arena.resources", "arena.yahtzee_dp"),
     ("arena.sdk",),
     ("referee",),
     ("arena.league", "arena.authoring", "arena.envs"),
