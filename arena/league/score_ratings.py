@@ -34,6 +34,7 @@ otherwise).
 
 from __future__ import annotations
 
+import functools
 import itertools
 import json
 import math
@@ -190,9 +191,16 @@ class ScoreFit:
         return {bot: ScoreRating(float(self.mu[i]), math.sqrt(max(0.0, float(self.cov[i, i]))),
                                  self.counts.get(bot, 0)) for i, bot in enumerate(self.bots)}
 
+    @functools.cached_property
+    def _row(self) -> dict[int, int]:
+        return {bot: i for i, bot in enumerate(self.bots)}
+
     def los(self, a: int, b: int) -> float:
-        """The likelihood of superiority: the posterior probability that ``a`` is stronger than ``b``."""
-        i, j = self.bots.index(a), self.bots.index(b)
+        """The likelihood of superiority: the posterior probability that ``a`` is stronger than ``b``.
+
+        :raises KeyError: for a bot the fit does not rate.
+        """
+        i, j = self._row[a], self._row[b]
         return _phi_ratio(float(self.mu[i] - self.mu[j]), float(self.cov[i, i] + self.cov[j, j] - 2 * self.cov[i, j]))
 
     def los_matrix(self) -> dict[tuple[int, int], float]:

@@ -545,7 +545,7 @@ class Ladder:
         ratings = {e.bot_id: rated.get(e.bot_id, (0.0, 1e9)) for e in self.active}
 
         def stronger(a: int, b: int) -> float:
-            return fitted.los(a, b) if a in fitted.counts and b in fitted.counts and a in rated and b in rated else 0.5
+            return fitted.los(a, b) if a in rated and b in rated else 0.5
         return ratings, stronger
 
     def drop_queue(self) -> None:
