@@ -215,7 +215,9 @@ def run(job: Job) -> dict[str, Any]:
     bots = list(range(entrants))
     decide = strategy(game)
     policies = [noisy(decide, p / 10) for p in bots]
-    pool = _POOLS.setdefault(job.pool, load_pool(Path(job.pool))) if job.pool else None
+    if job.pool and job.pool not in _POOLS:  # once per worker (setdefault would read the file every run)
+        _POOLS[job.pool] = load_pool(Path(job.pool))
+    pool = _POOLS[job.pool] if job.pool else None
     deals = Deals(seed, job.deals) if pool is not None else None
     missing = 0
     fmt = game_format(game, entrants)
@@ -223,8 +225,9 @@ def run(job: Job) -> dict[str, Any]:
     env = environment()
     ratings = {b: env.create_rating() for b in bots}
     scorer = ScoreRater(game, bots) if job.rating == "score" else None
-    lucks = _LUCKS.setdefault(job.pool, luck_of(Path(job.pool), pool, game, 1)) \
-        if job.pool and scorer is not None and pool is not None else {}
+    if job.pool and scorer is not None and job.pool not in _LUCKS:
+        _LUCKS[job.pool] = luck_of(Path(job.pool), _POOLS[job.pool], game, 1)
+    lucks = _LUCKS.get(job.pool, {}) if job.pool and scorer is not None else {}
     if scorer is not None:
         ratings = scorer.ratings()
     times: dict[int, list[int]] = {b: [] for b in bots}
