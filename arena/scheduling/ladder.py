@@ -82,9 +82,11 @@ class Policy:
     """Random tables compared besides the greedy ones (tables of three or more)."""
 
 
-SCORE_NEW_SIGMA = 0.6
+SCORE_NEW_SIGMA = 1.0
 """``Policy.new_sigma`` under the score model, whose entrants the caller gives in units of the
-game's noise (a seat's noise sd): about six heads-up matches bring a new entrant below it."""
+game's noise (a seat's noise sd): one duplicate set of two heads-up matches brings a new
+entrant below it.  On the convergence benchmark's pool (Gin Rummy, 10 entrants, 30 seeds) the
+median was 70 matches with 0.6, 63 to 64 with 0.8, 1.0 or 1.5, 78 with 0.35 (docs/ladder.md)."""
 
 Stronger = Callable[[BotId, BotId], float]
 """``stronger(a, b)``: the probability that ``a`` is stronger than ``b`` (the score model's LOS)."""
