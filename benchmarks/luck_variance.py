@@ -14,12 +14,16 @@ adjustment adds on top of the duplicate deals.
 
     PYTHONPATH=. python benchmarks/luck_variance.py --game yahtzee --matches 1000
     PYTHONPATH=. python benchmarks/luck_variance.py --game jass --matches 200
+    PYTHONPATH=. python benchmarks/luck_variance.py --game gin_rummy --variant oklahoma --matches 60
     PYTHONPATH=. python benchmarks/luck_variance.py --game jass --matches 400 --short
+
+Also prints the mean time of :func:`referee.luck.analyse` per match.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import random
 import statistics
 import sys
@@ -62,11 +66,20 @@ def _optimal() -> Policy:
 
     folder = inprocess.SAMPLES / "yahtzee_optimal"
     build = Path(tempfile.gettempdir()) / "arena-luck-variance-optimal"
-    if not build.exists():
+    if not any(build.glob("*.npz")):
+        build.mkdir(parents=True, exist_ok=True)
         subprocess.run([sys.executable, "build.py"], cwd=folder, check=True,
                        env={**os.environ, "ARENA_BUILD": str(build)})
     os.environ["ARENA_BUILD"] = str(build)
     return inprocess.load_strategy("yahtzee_optimal").decide  # type: ignore[no-any-return]
+
+
+def _pair(a: Callable[[], Policy], b: Callable[[], Policy]) -> Callable[[], Sequence[Policy]]:
+    return lambda: [a(), b()]
+
+
+def _gin(epsilon: float) -> Callable[[], Policy]:
+    return lambda: noisy(heuristic("gin_rummy"), epsilon, 11)
 
 
 LINEUPS: dict[str, list[Lineup]] = {
@@ -79,6 +92,13 @@ LINEUPS: dict[str, list[Lineup]] = {
                lambda: [heuristic("yahtzee"), noisy(heuristic("yahtzee"), 0.1, 7)]),
         Lineup("heuristic vs random", lambda: [heuristic("yahtzee"), RANDOM]),
     ],
+    "gin_rummy": [
+        Lineup("heuristic vs noisy heuristic (epsilon 0.1)", _pair(lambda: heuristic("gin_rummy"), _gin(0.1))),
+        Lineup("heuristic vs noisy heuristic (epsilon 0.3)", _pair(lambda: heuristic("gin_rummy"), _gin(0.3))),
+        Lineup("heuristic vs random", _pair(lambda: heuristic("gin_rummy"), lambda: RANDOM)),
+        Lineup("noisy heuristic (epsilon 0.3) vs random", _pair(_gin(0.3), lambda: RANDOM)),
+        Lineup("heuristic vs heuristic", _pair(lambda: heuristic("gin_rummy"), lambda: heuristic("gin_rummy"))),
+    ],
     "jass": [
         Lineup("heuristic team vs noisy heuristic team (epsilon 0.1)",
                _jass_teams(lambda: heuristic("jass"), lambda: noisy(heuristic("jass"), 0.1, 7))),
@@ -88,29 +108,35 @@ LINEUPS: dict[str, list[Lineup]] = {
 """Per game, the line-ups measured (other games add theirs here)."""
 
 
-def results(game: str, lineup: Lineup, seeds: Sequence[int], settings: dict[str, Any] | None
-            ) -> list[tuple[float, float, float, float]]:
+def results(game: str, lineup: Lineup, seeds: Sequence[int], settings: dict[str, Any] | None,
+            variant: str | None = None) -> tuple[list[tuple[float, float, float, float]], float]:
     """Per seed, the entrant's raw and adjusted result in the seed's match and in its duplicate
-    (the seats rotated by one, so the entrant sits at seat 1)."""
+    (the seats rotated by one, so the entrant sits at seat 1); and the seconds ``analyse`` took."""
     seats = list(lineup.seats())
     rotated = seats[-1:] + seats[:-1]
     out = []
+    spent = 0.0
     for seed in seeds:
-        first = analyse(play(game, seed, seats, settings=settings, variant=lineup.variant))
+        records = [play(game, seed, order, settings=settings, variant=variant or lineup.variant)
+                   for order in ((seats, rotated) if len(seats) > 1 else (seats,))]
+        started = time.perf_counter()
+        reports = [analyse(record) for record in records]
+        spent += time.perf_counter() - started
+        first, second = reports[0], reports[-1]
         if len(seats) == 1:  # solitaire: no other seating
             out.append((first.result[0], first.adjusted[0], first.result[0], first.adjusted[0]))
             continue
-        second = analyse(play(game, seed, rotated, settings=settings, variant=lineup.variant))
         out.append((first.result[0], first.adjusted[0], second.result[1], second.adjusted[1]))
-    return out
+    return out, spent
 
 
 def variance_ratio(pairs: Sequence[tuple[float, float]], boot: int, seed: int) -> tuple[float, float, float]:
     """var(raw) / var(adjusted) and its 95 % percentile bootstrap interval."""
     def ratio(sample: Sequence[tuple[float, float]]) -> float:
-        return statistics.variance([r for r, _ in sample]) / statistics.variance([a for _, a in sample])
+        raw, adjusted = statistics.variance([r for r, _ in sample]), statistics.variance([a for _, a in sample])
+        return raw / adjusted if adjusted else (math.inf if raw else math.nan)
     rng = random.Random(seed)
-    draws = sorted(ratio([pairs[rng.randrange(len(pairs))] for _ in pairs]) for _ in range(boot))
+    draws = sorted((ratio([pairs[rng.randrange(len(pairs))] for _ in pairs]) for _ in range(boot)), key=lambda x: (math.isnan(x), x))
     return ratio(pairs), draws[int(0.025 * boot)], draws[int(0.975 * boot) - 1]
 
 
@@ -131,20 +157,23 @@ def main() -> None:
     parser.add_argument("--lineup", action="append", help="only the line-ups whose name contains this")
     parser.add_argument("--matches", type=int, default=200, help="seeds per line-up (duplicate: two matches each)")
     parser.add_argument("--first-seed", type=int, default=0)
+    parser.add_argument("--variant", help="the game's variant (default: its default)")
     parser.add_argument("--short", action="store_true", help="the engine's settings for short matches")
     parser.add_argument("--boot", type=int, default=1000, help="bootstrap resamples (seeded by --first-seed)")
     args = parser.parse_args()
-    settings = dict(make_game(args.game).short_match_settings) if args.short else None
+    game = make_game(args.game, variant=args.variant)
+    settings = dict(game.short_match_settings) if args.short else None
     seeds = range(args.first_seed, args.first_seed + args.matches)
-    print(f"{args.game}: seeds {seeds.start}..{seeds.stop - 1}, settings {settings or 'default'}, "
+    print(f"{args.game} ({game.variant}): seeds {seeds.start}..{seeds.stop - 1}, settings {settings or 'default'}, "
           f"{args.boot} bootstrap resamples")
     for lineup in LINEUPS[args.game]:
         if args.lineup and not any(part in lineup.name for part in args.lineup):
             continue
         started = time.perf_counter()
-        found = results(args.game, lineup, seeds, settings)
-        print(f"{lineup.name}{' (' + lineup.variant + ')' if lineup.variant else ''} "
-              f"({2 * len(found)} matches, {time.perf_counter() - started:.0f} s)")
+        found, spent = results(args.game, lineup, seeds, settings, args.variant)
+        played = len(found) * min(2, len(lineup.seats()))
+        print(f"{lineup.name}{' (' + (args.variant or lineup.variant) + ')' if args.variant or lineup.variant else ''} "
+              f"({played} matches, {time.perf_counter() - started:.0f} s; analyse {1000 * spent / played:.0f} ms a match)")
         report("single matches", [(r, a) for r, a, _, _ in found], args.boot, args.first_seed)
         if len(lineup.seats()) == 1:
             continue

@@ -142,6 +142,12 @@ class Estimator(ABC):
         """Whether applying ``action`` to ``state`` may resolve chance (a cheap test: the
         analysis copies the position only then)."""
 
+    def snapshot(self, state: State[Any, Any]) -> State[Any, Any]:
+        """What :meth:`chance` gets as ``before``: a copy of ``state`` that ``state.apply``
+        leaves alone.  By default the whole state; an estimator that reads little of it may
+        copy less (the analysis takes one at every event that may resolve chance)."""
+        return state.clone()
+
     @abstractmethod
     def chance(self, before: State[Any, Any], action: Any, after: State[Any, Any]) -> tuple[str, Sequence[float]] | None:
         """``None`` when applying ``action`` to ``before`` resolved no chance; otherwise a short
@@ -182,7 +188,7 @@ def analyse(record: MatchRecord, estimator: Estimator | None = None) -> LuckRepo
         if not estimator.may_resolve_chance(state, action):
             state.apply(action)
             continue
-        before = state.clone()
+        before = estimator.snapshot(state)
         state.apply(action)
         found = estimator.chance(before, action, state)
         if found is not None:

@@ -265,7 +265,8 @@ class TestTypedOutput:
     def test_matches_json_is_typed(self, played):
         rows = json.loads(invoke("matches", "--format", "json", "--db", str(played)).output)["matches"]
         assert set(rows[0]) == {"id", "tournament", "game", "variant", "seed", "round", "players", "ranking", "scores",
-                                "forfeited", "faults", "status", "reason", "finished"}
+                                "forfeited", "faults", "status", "reason", "finished", "luck_estimator", "result",
+                                "luck", "adjusted"}
         assert isinstance(rows[0]["players"], list) and len(rows[0]["players"]) == 2
         assert all(isinstance(score, float) for score in rows[0]["scores"]) and rows[0]["ranking"] in ([1, 2], [2, 1])
         assert rows[0]["round"] == 1  # rounds count from 1, as `show` and the tables say
@@ -396,7 +397,7 @@ class TestMatchesListing:
         assert rows[0]["id"] == 60 and rows[0]["ranking"] == [2, 1]  # even match: the second seat won
         csv_rows = invoke("matches", "--format", "csv", "--limit", "1", "--db", str(sixty)).output.splitlines()
         assert csv_rows[0] == ("match,tournament,game,variant,seed,round,seat,bot,rank,score,forfeited,status,reason,"
-                               "finished")
+                               "finished,luck_estimator,result,luck,adjusted")
         assert csv_rows[1].startswith("60,1,yahtzee,yahtzee,59,1,0,bot0@1,2,9.0,false,done,test,")
         assert csv_rows[2].startswith("60,1,yahtzee,yahtzee,59,1,1,bot1@1,1,10.0,false,done,test,")
 
