@@ -62,7 +62,7 @@ from typing import Any
 
 from bench_bots import SAMPLES, STRONG
 from duplicate_deals import noisy, play
-from ladder_pool import Deals, deal_seed, pool_path, two_seat_tables
+from ladder_pool import Deals, deal_seed, luck_of, pool_path, two_seat_tables
 from ladder_pool import build as build_pool
 from ladder_pool import load as load_pool
 from ladder_pool import stale as stale_pool
@@ -115,10 +115,64 @@ def round_robin_sets(fmt: Any, bots: Sequence[int], *, duplicate: bool, seed: in
     return out
 
 
-def leaderboard(ratings: dict[int, Any], bots: Sequence[int]) -> list[int]:
-    """Bots as ``arena ratings`` orders them: conservative rating, then mu; exact ties against
-    the true order (so that bots never rated are not "in order" by accident)."""
+def leaderboard(ratings: dict[int, Any], bots: Sequence[int], rating: str = "trueskill") -> list[int]:
+    """Bots as ``arena ratings`` orders them: TrueSkill by conservative rating, then mu; the
+    score model by its rating; exact ties against the true order (so that bots never rated are
+    not "in order" by accident)."""
+    if rating == "score":
+        return sorted(bots, key=lambda b: (-ratings[b].mu, -b))
     return sorted(bots, key=lambda b: (-(ratings[b].mu - 3 * ratings[b].sigma), -ratings[b].mu, -b))
+
+
+class ScoreRater:
+    """The score model (:mod:`arena.league.score_ratings`) as the benchmark feeds it: every
+    match's luck-adjusted result (raw where the game has no estimator yet), refitted at each
+    checkpoint over all the run's matches."""
+
+    def __init__(self, game: str, bots: Sequence[int]) -> None:
+        from arena.league import score_ratings
+        from referee.games import game_class
+
+        self.sr = score_ratings
+        self.game = game
+        self.bots = list(bots)
+        self.teams = game_class(game).teams
+        self.sign = -1.0 if game_class(game).lower_scores_win else 1.0
+        self.acc = score_ratings.Accumulator()
+        self.estimator = score_ratings.current_estimator(game)
+        self.fitted: Any = None
+
+    def add(self, seats: Sequence[int], record: Any, measured: Any = "analyse") -> bool:
+        """Rate one match: with ``measured`` luck (a pool's, ``None`` for none), or analysed here."""
+        import numpy as np
+
+        from referee import luck
+
+        if not self.sr.rateable(list(seats), self.teams):
+            return False
+        results = [self.sign * s for s in record.scores]
+        adjusted = 0
+        if measured == "analyse" and self.estimator is not None:
+            try:
+                measured = list(luck.analyse(record).luck)
+            except luck.LuckError:
+                measured = None
+        if isinstance(measured, list):
+            results = [r - x for r, x in zip(results, measured)]
+            adjusted = 1
+        self.acc.add(np.array([list(seats)]), np.array([results]), self.sr.design(len(seats), self.teams),
+                     adjusted=adjusted)
+        return True
+
+    def ratings(self) -> dict[int, Any]:
+        """Every bot's rating now (not rated yet: 0, with a sigma above any new-entrant mark)."""
+        self.fitted = self.sr.fit(self.acc)
+        found = self.fitted.ratings
+        return {b: found.get(b, self.sr.ScoreRating(0.0, math.inf, 0)) for b in self.bots}
+
+    def stronger(self, a: int, b: int) -> float:
+        rated = self.fitted.bots if self.fitted is not None else ()
+        return self.fitted.los(a, b) if a in rated and b in rated else 0.5
 
 
 @dataclass(frozen=True)
@@ -137,17 +191,22 @@ class Job:
     """The pool's deals per table."""
     policy: tuple[tuple[str, Any], ...] = ()
     """Overrides of :class:`arena.scheduling.ladder.Policy` (experiments)."""
+    rating: str = "trueskill"
+    """The rating model: ``"trueskill"`` (rankings) or ``"score"`` (scores and luck)."""
 
 
-_POOLS: dict[str, dict[Any, tuple[int, ...]]] = {}
+_POOLS: dict[str, dict[Any, Any]] = {}
+_LUCKS: dict[str, dict[Any, Any]] = {}
 
 
 def run(job: Job) -> dict[str, Any]:
     """One run: play ``matches`` matches with ``method``; when the order converged (by the
     leaderboard, and by mu alone), fairness, and per checkpoint ``trace`` rows of (matches,
     leaderboard right, mu order right, mean sigma) for ``--json``."""
+    from inprocess import play as play_record
+
     from arena.league.ratings import apply_match, environment
-    from arena.scheduling.ladder import Entrant, count_before, next_set
+    from arena.scheduling.ladder import SCORE_NEW_SIGMA, Entrant, count_before, next_set
     from referee.games import game_class
 
     game, method, seed, entrants, matches, window = job.game, job.method, job.seed, job.entrants, job.matches, \
@@ -156,13 +215,21 @@ def run(job: Job) -> dict[str, Any]:
     bots = list(range(entrants))
     decide = strategy(game)
     policies = [noisy(decide, p / 10) for p in bots]
-    pool = _POOLS.setdefault(job.pool, load_pool(Path(job.pool))) if job.pool else None
+    if job.pool and job.pool not in _POOLS:  # once per worker (setdefault would read the file every run)
+        _POOLS[job.pool] = load_pool(Path(job.pool))
+    pool = _POOLS[job.pool] if job.pool else None
     deals = Deals(seed, job.deals) if pool is not None else None
     missing = 0
     fmt = game_format(game, entrants)
     teams = game_class(game).teams
     env = environment()
     ratings = {b: env.create_rating() for b in bots}
+    scorer = ScoreRater(game, bots) if job.rating == "score" else None
+    if job.pool and scorer is not None and job.pool not in _LUCKS:
+        _LUCKS[job.pool] = luck_of(Path(job.pool), _POOLS[job.pool], game, 1)
+    lucks = _LUCKS.get(job.pool, {}) if job.pool and scorer is not None else {}
+    if scorer is not None:
+        ratings = scorer.ratings()
     times: dict[int, list[int]] = {b: [] for b in bots}
     before: Any = None
     planned = iter(round_robin_sets(fmt, bots, duplicate=method == "duplicate", seed=seed, matches=matches)) \
@@ -178,10 +245,13 @@ def run(job: Job) -> dict[str, Any]:
             current = next(planned)
         else:
             recent = len(seated) - window
-            state = [Entrant(b, ratings[b].mu, ratings[b].sigma, 0.0, tuple(t for t in times[b] if t > recent))
-                     for b in bots]
+            unit = scorer.fitted.noise if scorer is not None and scorer.fitted.bots else 1.0
+            state = [Entrant(b, ratings[b].mu / unit, ratings[b].sigma / unit, 0.0,
+                             tuple(t for t in times[b] if t > recent)) for b in bots]
+            overrides = job.policy if scorer is None else (("new_sigma", SCORE_NEW_SIGMA), *job.policy)
             chosen = next_set(state, fmt, now=len(seated), seed=seed, number=number,
-                              policy=_policy(window, job.policy), before=before)
+                              policy=_policy(window, overrides), before=before,
+                              stronger=scorer.stronger if scorer is not None else None)
             before = count_before(chosen.seatings, before)
             current = [(seats, chosen.seed) for seats in chosen.seatings]
         number += 1
@@ -189,22 +259,37 @@ def run(job: Job) -> dict[str, Any]:
         for seats, match_seed in current:
             if len(seated) == matches:
                 break
-            if pool is None or deal is None:  # played directly
+            if scorer is not None:
+                key = (tuple(seats), deal)
+                if pool is None or deal is None:
+                    record, measured = play_record(game, match_seed, [policies[b] for b in seats]), "analyse"
+                else:
+                    if key not in pool:
+                        missing += 1
+                        pool[key] = play_record(game, deal_seed(seats, deal), [policies[b] for b in seats])
+                    record, measured = pool[key], lucks.get(key, "analyse" if lucks else None)
+                ranking = tuple(record.ranking)
+                if not scorer.add(seats, record, measured):
+                    raise RuntimeError(f"{game}: match {seats} was not rated")
+            elif pool is None or deal is None:  # played directly
                 ranking = play(game, match_seed, [policies[b] for b in seats])
             elif (tuple(seats), deal) in pool:
                 ranking = pool[(tuple(seats), deal)]
+                ranking = tuple(ranking.ranking) if hasattr(ranking, "ranking") else ranking  # a score pool
             else:
                 missing += 1
                 ranking = pool[(tuple(seats), deal)] = play(game, deal_seed(seats, deal),
                                                             [policies[b] for b in seats])
             if len(set(ranking)) > 1:
                 decisive += 1
-            if not apply_match(env, ratings, list(seats), ranking, teams):
+            if scorer is None and not apply_match(env, ratings, list(seats), ranking, teams):
                 raise RuntimeError(f"{game}: match {seats} was not rated")
             seated.append(frozenset(seats))
             for b in set(seats):
                 times[b].append(len(seated))
-        checkpoints.append((len(seated), leaderboard(ratings, bots) == bots,
+        if scorer is not None:
+            ratings = scorer.ratings()
+        checkpoints.append((len(seated), leaderboard(ratings, bots, job.rating) == bots,
                             sorted(bots, key=lambda b: (-ratings[b].mu, -b)) == bots))
         trace.append((len(seated), int(checkpoints[-1][1]), int(checkpoints[-1][2]),
                       round(statistics.mean(ratings[b].sigma for b in bots), 3)))
@@ -220,6 +305,7 @@ def run(job: Job) -> dict[str, Any]:
             "fairness": fairness(seated, bots, window, [c for c, _, _ in checkpoints]),
             "final_right": checkpoints[-1][1], "mu": [round(ratings[b].mu, 4) for b in bots],
             "sigma": [round(ratings[b].sigma, 4) for b in bots], "sigma_first_mu_right": sigmas_at,
+            "rating": job.rating, "adjusted": scorer.acc.adjusted if scorer is not None else 0,
             "pool_misses": missing, "most_sets": max(deals.played.values()) if deals else None,
             "trace": trace, "seconds": time.monotonic() - started}
 
@@ -280,6 +366,11 @@ def main() -> None:
                         help="draw outcomes from a pool of played deals kept in FOLDER (two-seat games; "
                              "played first where missing)")
     parser.add_argument("--deals", type=int, default=48, help="the pool's deals per pair (with --pool)")
+    parser.add_argument("--score-pool", action="store_true",
+                        help="with --pool and TrueSkill: draw from the score model's pool (the same deals)")
+    parser.add_argument("--rating", choices=("trueskill", "score"), default="trueskill",
+                        help="the rating model of every run: TrueSkill (rankings) or the score model "
+                             "(luck-adjusted scores; played directly, no --pool)")
     options = parser.parse_args()
     if options.quick:
         options.entrants, options.seeds, options.matches = 4, 2, 200
@@ -298,17 +389,24 @@ def main() -> None:
         window = options.window or 20 * options.entrants / min(size, options.entrants)
         pool = None
         if options.pool:
-            pool = pool_path(options.pool, game, options.entrants)
+            scores = options.rating == "score" or options.score_pool
+            pool = pool_path(options.pool, game, options.entrants, scores=scores)
             begun = time.monotonic()
-            played = build_pool(pool, game, two_seat_tables(options.entrants), options.deals, options.workers)
+            played = build_pool(pool, game, two_seat_tables(options.entrants), options.deals, options.workers,
+                                scores=scores)
             print(f"{game} pool {pool}: {options.deals} deals x {len(two_seat_tables(options.entrants))} pairs x "
                   f"2 seatings, {played} matches played now ({time.monotonic() - begun:.0f} s)", flush=True)
             with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as checker:
                 wrong = checker.submit(stale_pool, pool, game).result()
             if wrong:
                 raise SystemExit(f"Error: the pool {pool} no longer matches the game (delete it): {wrong[0]}")
+            if options.rating == "score":
+                begun = time.monotonic()
+                measured = luck_of(pool, load_pool(pool), game, options.workers)
+                print(f"{game} pool luck: {sum(v is not None for v in measured.values())} of {len(measured)} "
+                      f"matches measured ({time.monotonic() - begun:.0f} s)", flush=True)
         jobs += [Job(game, method, options.first_seed + s, options.entrants, options.matches, window,
-                     str(pool) if pool else None, options.deals)
+                     str(pool) if pool else None, options.deals, rating=options.rating)
                  for method in options.methods for s in range(options.seeds)]
     started = time.monotonic()
     results = []
@@ -320,6 +418,9 @@ def main() -> None:
                 print(f"  [{len(results)}/{len(jobs)}] {r['game']} {r['method']} seed {r['seed']}: converged at "
                       f"{r['converged']} (by mu {r['converged_mu']}), fairness {r['fairness']:.2f}, "
                       f"{r['seconds']:.0f} s", flush=True)
+    adjusted = sum(r["adjusted"] for r in results)
+    print(f"rating model {options.rating}" + (f" ({adjusted} of {sum(r['matches'] for r in results)} matches "
+                                              f"luck-adjusted, the rest raw)" if options.rating == "score" else ""))
     print(f"{options.entrants} entrants (p = 0 .. {(options.entrants - 1) / 10:.1f}), {options.seeds} seeds, "
           f"{options.matches} matches per run, {time.monotonic() - started:.0f} s"
           + (f", outcomes from the pool ({options.deals} deals per pair)" if options.pool else ""))

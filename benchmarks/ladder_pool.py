@@ -14,6 +14,10 @@ deals``, ``start`` drawn per table from the run's seed.  A table meets no deal t
 it has played all of them; past that it repeats deals, so the pool must be larger than the
 meetings that matter.  The methods' own engine seeds are not used: a method's deals are the
 pool's, drawn in the same way for every method.
+
+A *score* pool (``scores=True``, for the score model) keeps each match's scores and its whole
+record (:mod:`inprocess`), so that its luck can be measured by any estimator version later
+(:func:`luck_of`, kept beside the pool in ``<pool>.luck-<game>-<version>.jsonl``).
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ import random
 from collections.abc import Hashable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+from typing import Any
 
 from duplicate_deals import noisy, play
 
@@ -42,8 +47,8 @@ def deal_seed(seats: Sequence[int], k: int) -> int:
     return random.Random(f"ladder-pool:{sorted(seats)}:{k}").randrange(2**31)
 
 
-def pool_path(folder: Path, game: str, entrants: int) -> Path:
-    return folder / f"{game}-{entrants}.jsonl"
+def pool_path(folder: Path, game: str, entrants: int, *, scores: bool = False) -> Path:
+    return folder / (f"{game}-{entrants}-scores.jsonl" if scores else f"{game}-{entrants}.jsonl")
 
 
 def _complete_lines(path: Path) -> list[str]:
@@ -54,24 +59,68 @@ def _complete_lines(path: Path) -> list[str]:
     return text[:text.rfind("\n") + 1].splitlines()
 
 
-def load(path: Path) -> dict[tuple[Seats, int], tuple[int, ...]]:
-    """``(seats, deal) -> ranking`` from a pool file (empty if there is none)."""
-    pool: dict[tuple[Seats, int], tuple[int, ...]] = {}
+def load(path: Path) -> dict[tuple[Seats, int], Any]:
+    """``(seats, deal) -> ranking`` from a pool file (empty if there is none); from a score
+    pool, ``(seats, deal) -> MatchRecord``."""
+    from referee.result import MatchRecord
+
+    pool: dict[tuple[Seats, int], Any] = {}
     for line in _complete_lines(path):
         row = json.loads(line)
-        pool[(tuple(row["seats"]), row["deal"])] = tuple(row["ranking"])
+        pool[(tuple(row["seats"]), row["deal"])] = MatchRecord.from_json(row["record"]) if "record" in row \
+            else tuple(row["ranking"])
     return pool
 
 
-def _play_table(job: tuple[str, Sequence[Seats], int]) -> list[dict[str, object]]:
+def _play_table(job: tuple[str, Sequence[Seats], int, bool]) -> list[dict[str, object]]:
     """Play one deal at every given seating of a table (in a worker)."""
+    from inprocess import play as play_record
     from ladder_convergence import strategy
 
-    game, seatings, k = job
+    game, seatings, k, scores = job
     decide = strategy(game)
+    if scores:
+        rows: list[dict[str, object]] = []
+        for seats in seatings:
+            record = play_record(game, deal_seed(seats, k), [noisy(decide, b / 10) for b in seats])
+            rows.append({"seats": list(seats), "deal": k, "ranking": list(record.ranking), "record": record.to_json()})
+        return rows
     return [{"seats": list(seats), "deal": k,
              "ranking": list(play(game, deal_seed(seats, k), [noisy(decide, b / 10) for b in seats]))}
             for seats in seatings]
+
+
+def luck_of(path: Path, pool: dict[tuple[Seats, int], Any], game: str, workers: int) -> dict[tuple[Seats, int], Any]:
+    """``(seats, deal) -> per-seat luck`` of every record of a score pool under the game's current
+    estimator (``None`` where it cannot be measured); empty if the game has none.  Measured once
+    and kept beside the pool, per estimator version."""
+    from arena.league.score_ratings import current_estimator
+
+    estimator = current_estimator(game)
+    if estimator is None:
+        return {}
+    side = path.with_name(path.name + f".luck-{estimator.replace('/', '-')}.jsonl")
+    found: dict[tuple[Seats, int], Any] = {}
+    for line in _complete_lines(side):
+        row = json.loads(line)
+        found[(tuple(row["seats"]), row["deal"])] = row["luck"]
+    missing = [key for key in pool if key not in found]
+    if missing:
+        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as executor, \
+                side.open("a", encoding="utf-8") as out:
+            for key, luck in zip(missing, executor.map(_luck, [pool[key] for key in missing], chunksize=8)):
+                found[key] = luck
+                out.write(json.dumps({"seats": list(key[0]), "deal": key[1], "luck": luck}) + "\n")
+    return found
+
+
+def _luck(record: Any) -> list[float] | None:
+    from referee import luck
+
+    try:
+        return list(luck.analyse(record).luck)
+    except luck.LuckError:
+        return None
 
 
 def two_seat_tables(entrants: int) -> list[list[Seats]]:
@@ -79,11 +128,12 @@ def two_seat_tables(entrants: int) -> list[list[Seats]]:
     return [[(a, b), (b, a)] for a, b in itertools.combinations(range(entrants), 2)]
 
 
-def build(path: Path, game: str, tables: Iterable[Sequence[Seats]], deals: int, workers: int) -> int:
+def build(path: Path, game: str, tables: Iterable[Sequence[Seats]], deals: int, workers: int, *,
+          scores: bool = False) -> int:
     """Play what the pool at ``path`` lacks of ``tables`` x ``deals``, appending as it goes;
     returns the number of matches played."""
     pool = load(path)
-    jobs = [(game, [s for s in seatings if (s, k) not in pool], k)
+    jobs = [(game, [s for s in seatings if (s, k) not in pool], k, scores)
             for k in range(deals) for seatings in tables]
     jobs = [job for job in jobs if job[1]]
     os.environ.setdefault("PYTHONHASHSEED", "0")
@@ -110,9 +160,10 @@ def stale(path: Path, game: str, samples: int = 4) -> list[str]:
     decide = strategy(game)
     pool = load(path)
     keys = random.Random(0).sample(sorted(pool), min(samples, len(pool)))
-    return [f"{seats} deal {k}: pool {pool[(seats, k)]}, played {ranking}" for seats, k in keys
+    stored = {key: tuple(value.ranking) if hasattr(value, "ranking") else value for key, value in pool.items()}
+    return [f"{seats} deal {k}: pool {stored[(seats, k)]}, played {ranking}" for seats, k in keys
             if (ranking := play(game, deal_seed(seats, k), [noisy(decide, b / 10) for b in seats]))
-            != pool[(seats, k)]]
+            != stored[(seats, k)]]
 
 
 class Deals:

@@ -162,7 +162,6 @@ def status_command(ladder_name: str | None, fmt: str, db_path: Path) -> None:
     """
     import json
 
-    from arena.league.ratings import current_ratings
     from arena.runs import ladder_store
 
     with open_db(db_path, readonly=True) as db:
@@ -172,7 +171,7 @@ def status_command(ladder_name: str | None, fmt: str, db_path: Path) -> None:
         except _expected() as error:
             raise click.ClickException(str(error)) from None
         now = time.time()
-        statuses = [_status(db, t, now, current_ratings(db, t.game, t.variant)) for t in chosen]
+        statuses = [_status(db, t, now, _ratings(db, t)) for t in chosen]
     if fmt == "json":
         click.echo(json.dumps(statuses[0] if len(statuses) == 1 else statuses, indent=1))
         return
@@ -186,6 +185,19 @@ def status_command(ladder_name: str | None, fmt: str, db_path: Path) -> None:
         if index:
             console.print()
         _print_status(status, fmt, db_path)
+
+
+def _ratings(db: Database, t: TournamentRow) -> dict[int, tuple[float, float]]:
+    """``bot -> (mu, sigma)`` under the ladder's rating model: TrueSkill's (a new version not rated
+    yet: its prior), or the score model's refit."""
+    from arena.league.ratings import current_ratings
+    from arena.runs.ladder_store import ladder_rating
+
+    if ladder_rating(t) == "score":
+        from arena.league.score_ratings import refit
+
+        return {bot: (r.mu, r.sigma) for bot, r in refit(db, t.game, t.variant).ratings.items()}
+    return current_ratings(db, t.game, t.variant)
 
 
 def _status(db: Database, t: TournamentRow, now: float, ratings: dict[int, tuple[float, float]]) -> dict[str, Any]:
@@ -219,7 +231,7 @@ def _print_status(status: dict[str, Any], fmt: str, db_path: Path) -> None:
                  f"{status['in_flight']} in flight" if status["running"] else "not running")
         console.print(f"ladder {clean(status['ladder'])} (id {status['id']}, {status['game']} {status['variant']}): "
                       f"{state}; {counted(status['matches_done'], 'match', 'matches')} played, "
-                      f"{status['matches_failed']} failed")
+                      f"{status['matches_failed']} failed; ratings: {status['rating']} model")
         if status["note"]:
             console.print(f"{clean(status['note'])}{_more_entrants_hint(status, db_path)}", style="bold")
     emit(STATUS_COLUMNS, status["entrants"], fmt, title=status["ladder"] if fmt == "markdown" else "",

@@ -20,34 +20,54 @@ from arena.cli.common import check_game, check_output_path, db_option, iso_time,
 from arena.cli.hints import arena_hint
 from arena.cli.output import Column, console, emit, format_option
 from arena.league.luck import LuckSummary, summaries
-from arena.league.queries import BotLookupError, bot_labels, current_table, find_bot, h2h_matrix, players_text, rating_json
-from arena.league.ratings import RatingRow, plan_ratings, separations
+from arena.league.queries import (BotLookupError, Leaderboard, bot_labels, find_bot, h2h_matrix, leaderboard,
+                                  players_text, rating_json, rating_model)
+from arena.league.ratings import RatingRow, plan_ratings
 from arena.league.storage import Database, StorageError
 from referee.games import game_class
 from referee.luck import LuckReport
 from referee.result import MatchRecord, MoveStatus
 
 
-def print_ratings(db: Database, game: str, variant: str, fmt: str, *, recompute: bool = False) -> list[RatingRow]:
-    """The up-to-date table, computed from the stored one and the results without writing
-    (:func:`arena.league.queries.current_table`, as the web server does)."""
-    rows = current_table(db, game, variant, plan_ratings(db, game, variant, recompute=recompute))
+def print_ratings(db: Database, game: str, variant: str, fmt: str, *, recompute: bool = False,
+                  model: str | None = None) -> list[RatingRow]:
+    """The up-to-date table under ``model`` (default: the game's, :func:`arena.league.queries.rating_model`),
+    computed from the stored one and the results without writing, as the web server does."""
+    board = ratings_board(db, game, variant, model, recompute=recompute)
     records = []
-    for row, sep in zip(rows, separations(rows)):
+    for row, sep, los in zip(board.rows, board.separations, board.los_next):
         tied: list[int] | str = list(sep.tied_with) if fmt == "json" else " ".join(map(str, sep.tied_with))
-        records.append(dict(rating_json(row), best_rank=sep.best, worst_rank=sep.worst, tied_with=tied,
+        records.append(dict(rating_json(row), los_next=None if los is None else round(los, 4),
+                            best_rank=sep.best, worst_rank=sep.worst, tied_with=tied,
                             ranks=f"{sep.best}" if sep.best == sep.worst else f"{sep.best}-{sep.worst}"))
-    columns = RATING_COLUMNS + (RATING_TIES_TEXT if fmt in ("table", "markdown") else RATING_TIES_DATA)
+    columns = (SCORE_COLUMNS if board.model == "score" else RATING_COLUMNS) \
+        + (RATING_TIES_TEXT if fmt in ("table", "markdown") else RATING_TIES_DATA)
+    if fmt not in ("table", "markdown"):  # the title names the model; data formats carry it in every row
+        columns = [Column("model"), *columns]
     if game_class(game).lower_scores_win:  # Yaniv's penalty points: the table must say which way is better
         columns = [Column(c.key, "mean score (lower is better)", c.digits) if c.key == "mean_score" else c
                    for c in columns]
-    emit(columns, records, fmt, title=f"{game} ({variant}) ratings")
-    return rows
+    emit(columns, records, fmt, title=f"{game} ({variant}) ratings: {board.described}")
+    return board.rows
+
+
+def ratings_board(db: Database, game: str, variant: str, model: str | None, *, recompute: bool = False) -> Leaderboard:
+    """The leaderboard under ``model`` (TrueSkill from the stored table, or from every result with
+    ``recompute``; the score model is always a full refit)."""
+    model = model or rating_model(db, game, variant)
+    plan = plan_ratings(db, game, variant, recompute=recompute) if model == "trueskill" else None
+    return leaderboard(db, game, variant, model, plan=plan)
 
 
 RATING_COLUMNS = [Column("rank"), Column("bot"), Column("version"), Column("mu", digits=3),
                   Column("sigma", digits=3), Column("conservative", "mu-3sigma", digits=3), Column("matches"),
-                  Column("wins"), Column("mean_score"), Column("faults")]
+                  Column("wins"), Column("mean_score"), Column("faults"), Column("los_next", "LOS next", digits=3)]
+SCORE_COLUMNS = [Column("rank"), Column("bot"), Column("version"), Column("mu", "rating", digits=3),
+                 Column("sigma", digits=3), Column("low", "95% low", digits=3), Column("high", "95% high", digits=3),
+                 Column("matches"), Column("wins"), Column("mean_score"), Column("faults"),
+                 Column("los_next", "LOS next", digits=3)]
+"""The score model's table: the rating in points per match relative to the rated bots' mean
+and its 95 % interval; "LOS next" is the likelihood that a row is stronger than the row below."""
 RATING_TIES_TEXT = [Column("ranks"), Column("tied_with")]
 """Where each bot may really stand (docs/ladder.md): a rank range and the ranks it is not separated from."""
 RATING_TIES_DATA = [Column("best_rank"), Column("worst_rank"), Column("tied_with")]
@@ -58,16 +78,21 @@ RATING_TIES_DATA = [Column("best_rank"), Column("worst_rank"), Column("tied_with
 @click.option("--variant", default=None, help="Variant (default: the game's first).")
 @format_option
 @click.option("--recompute", is_flag=True, help="Recompute from every stored result, in match-id order.")
+@click.option("--rating", "model", type=click.Choice(["trueskill", "score"]), default=None,
+              help="The rating model (default: the game's ladder's, else its newest tournament's, else trueskill).")
 @db_option
-def ratings(game: str, variant: str | None, fmt: str, recompute: bool, db_path: Path) -> None:
-    """TrueSkill ratings of one game and variant, best conservative rating (mu - 3 sigma) first.
+def ratings(game: str, variant: str | None, fmt: str, recompute: bool, model: str | None, db_path: Path) -> None:
+    """Ratings of one game and variant under its rating model, which the title names.
 
-    "ranks" and "tied with" show, from the ratings' uncertainty, where each bot may really
+    TrueSkill (who won): best conservative rating (mu - 3 sigma) first.  The score model
+    (luck-adjusted scores, refitted over every match; docs/ratings.md): best rating first, in
+    points per match, with its 95% interval.  "LOS next" is the likelihood that a bot is
+    stronger than the one below it; "ranks" and "tied with" show where each bot may really
     stand and which bots it is not yet separated from (order less than 95% sure; docs/ladder.md).
     """
     variant = check_game(game, variant)
     with open_db(db_path, readonly=True) as db:
-        rows = print_ratings(db, game, variant, fmt, recompute=recompute)
+        rows = print_ratings(db, game, variant, fmt, recompute=recompute, model=model)
     if not rows and fmt == "table":
         console.print(f"no played {game} ({variant}) matches in {db_path}")
 

@@ -102,6 +102,9 @@ def _print_summary(db: Database, tid: int, summary: RunSummary) -> None:
               help="Seats per table in free-for-all games (default: all bots, at most the game's maximum).")
 @click.option("--seed", type=int, default=None, help="Tournament seed (default: random; stored).")
 @click.option("--name", default="", help="A name for the tournament.")
+@click.option("--rating", type=click.Choice(["trueskill", "score"]), default="trueskill", show_default=True,
+              help="The rating model of the game's leaderboard: TrueSkill (who won) or the score model "
+                   "(luck-adjusted scores, refitted over all matches; docs/ratings.md).")
 @click.option("--keep-alive", is_flag=True,
               help="Start each bot once per worker and reuse it across matches (faster, less isolated).")
 @click.option("--max-tables", type=click.IntRange(min=1), default=2000, show_default=True,
@@ -119,7 +122,7 @@ def _print_summary(db: Database, tid: int, summary: RunSummary) -> None:
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 @db_option
 def run_command(game: str, variant: str | None, settings: tuple[str, ...], bots: tuple[str, ...], rounds: int,
-                workers: int, duplicate: bool | None, table_size: int | None, seed: int | None, name: str,
+                workers: int, duplicate: bool | None, table_size: int | None, seed: int | None, name: str, rating: str,
                 keep_alive: bool, max_tables: int, allow_broken: bool, skip_preflight: bool, dev: bool,
                 move_timeout: float,
                 time_bank: float, max_faults: int, startup_timeout: float, sandbox: SandboxConfig,
@@ -148,7 +151,8 @@ def run_command(game: str, variant: str | None, settings: tuple[str, ...], bots:
         spec = TournamentSpec(game=game, bots=tuple(specs), variant=variant, settings=parse_settings(settings),
                               rounds=rounds, duplicate=duplicate, table_size=table_size, seed=seed,
                               time_control=make_time_control(move_timeout, time_bank, max_faults, startup_timeout),
-                              name=name, max_tables=max_tables, keep_alive=keep_alive, sandbox=sandbox, dev=dev)
+                              name=name, max_tables=max_tables, keep_alive=keep_alive, sandbox=sandbox, dev=dev,
+                              rating=rating)
         plan = plan_tournament(spec)  # everything is checked before the database file is touched
         if not skip_preflight:
             spec = dataclasses.replace(spec, bots=tuple(_preflight(spec, allow_broken)))

@@ -7,18 +7,122 @@ numbers ``arena ratings`` would store, in the same order.
 
 from __future__ import annotations
 
+import dataclasses
+import json
 from dataclasses import dataclass
 from datetime import datetime, timezone
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from arena.league.ratings import RatingPlan, RatingRow, head_to_head, plan_ratings, rating_table
+from arena.league.ratings import (RatingPlan, RatingRow, Separation, head_to_head, plan_ratings, rating_table,
+                                  separations, stronger_probability)
 from arena.league.storage import BotRow, Database, MatchRow
 
+if TYPE_CHECKING:
+    from arena.league.score_ratings import ScoreFit
+
+MODEL_TEXT = {"trueskill": "TrueSkill (who won), best conservative rating (mu − 3 sigma) first",
+              "score": "score model (luck-adjusted scores, refitted over all matches), best rating first"}
+"""How each rating model is named on pages and tables."""
+
 def rating_json(row: RatingRow) -> dict[str, Any]:
-    """One rating-table row as ``arena ratings --format json`` prints it (and the API serves it)."""
-    return {"rank": row.rank, "bot": row.bot, "version": row.version, "mu": round(row.mu, 4),
-            "sigma": round(row.sigma, 4), "conservative": round(row.conservative, 4), "matches": row.matches,
-            "wins": row.wins, "mean_score": round(row.mean_score, 4), "faults": row.faults}
+    """One rating-table row as ``arena ratings --format json`` prints it (and the API serves it):
+    TrueSkill's rows with their conservative rating, the score model's with their 95 % interval."""
+    found: dict[str, Any] = {"rank": row.rank, "bot": row.bot, "version": row.version, "model": row.model,
+                             "mu": round(row.mu, 4), "sigma": round(row.sigma, 4)}
+    if row.model == "score":
+        from arena.league.score_ratings import INTERVAL_Z
+
+        found.update(low=round(row.mu - INTERVAL_Z * row.sigma, 4), high=round(row.mu + INTERVAL_Z * row.sigma, 4))
+    else:
+        found["conservative"] = round(row.conservative, 4)
+    return found | {"matches": row.matches, "wins": row.wins, "mean_score": round(row.mean_score, 4),
+                    "faults": row.faults}
+
+
+def rating_model(db: Database, game: str, variant: str) -> str:
+    """The rating model of ``game``/``variant``'s leaderboard: its ladder's (a live league), else
+    that of its newest tournament that names one (``rating`` in the options), else TrueSkill (every
+    league from before the score model)."""
+    chosen: list[tuple[bool, int, str]] = []
+    for tid, options in db.conn.execute("SELECT id, options FROM tournaments WHERE game = ? AND variant = ?",
+                                        (game, variant)):
+        found = json.loads(options) if options else {}
+        if found.get("rating") in ("trueskill", "score"):
+            chosen.append((found.get("kind") == "ladder", tid, found["rating"]))
+        elif found.get("kind") == "ladder":
+            chosen.append((True, tid, "trueskill"))
+    return max(chosen)[2] if chosen else "trueskill"
+
+
+def score_table(db: Database, game: str, variant: str, fit: ScoreFit) -> list[RatingRow]:
+    """The score model's table (:mod:`arena.league.score_ratings`) with match statistics, best
+    rating first."""
+    stats = {bot: (s.matches, s.wins, s.score_sum / s.matches, s.faults)
+             for bot, s in db.bot_stats(game, variant).items() if s.matches}
+    bots = {r[0]: r[1:] for r in db.conn.execute("SELECT id, name, version, language FROM bots")}
+    rows = []
+    for bot_id, rating in fit.ratings.items():
+        name, version, language = bots[bot_id]
+        played, wins, mean, faults = stats.get(bot_id, (0, 0, 0.0, 0))
+        rows.append(RatingRow(0, bot_id, name, version, rating.mu, rating.sigma, played, wins or 0, mean or 0.0,
+                              faults or 0, language, "score"))
+    rows.sort(key=lambda row: (-row.mu, row.bot))
+    return [dataclasses.replace(row, rank=i + 1) for i, row in enumerate(rows)]
+
+
+@dataclass(frozen=True)
+class Leaderboard:
+    """A game's rating table under one model, with how sure each order is."""
+
+    model: str
+    rows: list[RatingRow]
+    fit: ScoreFit | None = None
+    """The score model's fit (``None`` under TrueSkill)."""
+
+    def los(self, a: RatingRow, b: RatingRow) -> float:
+        """The likelihood that ``a`` is stronger than ``b``: the score model's LOS (covariances
+        included), or TrueSkill's independent normals."""
+        if self.fit is not None:
+            return self.fit.los(a.bot_id, b.bot_id)
+        return stronger_probability(a, b)
+
+    @property
+    def los_next(self) -> list[float | None]:
+        """Each row's LOS over the row below it (``None`` for the last)."""
+        return [self.los(row, below) for row, below in zip(self.rows, self.rows[1:])] + ([None] if self.rows else [])
+
+    @property
+    def separations(self) -> list[Separation]:
+        return separations(self.rows, stronger=self.los)
+
+    @property
+    def described(self) -> str:
+        """The model in words, with how many matches the score model adjusted for luck."""
+        text = MODEL_TEXT[self.model]
+        if self.fit is not None:
+            text += (f"; {self.fit.adjusted} of {self.fit.matches} matches luck-adjusted"
+                     + (f" ({self.fit.estimator})" if self.fit.estimator and self.fit.adjusted else "")
+                     + (f", {self.fit.raw} raw (no luck report)" if self.fit.raw else ""))
+        return text
+
+
+def leaderboard(db: Database, game: str, variant: str, model: str | None = None, *,
+                plan: RatingPlan | None = None, fit: ScoreFit | None = None) -> Leaderboard:
+    """The leaderboard of ``game``/``variant`` under ``model`` (default: :func:`rating_model`);
+    ``plan`` or ``fit`` if already computed."""
+    model = model or rating_model(db, game, variant)
+    if model == "score":
+        from arena.league.score_ratings import refit
+
+        fit = fit or refit(db, game, variant)
+        return Leaderboard(model, score_table(db, game, variant, fit), fit)
+    return Leaderboard(model, current_table(db, game, variant, plan))
+
+
+def los_matrix(board: Leaderboard) -> list[list[float | None]]:
+    """``[i][j]``: the LOS of row ``i`` over row ``j`` of ``board`` (``None`` on the diagonal)."""
+    return [[None if i == j else board.los(a, b) for j, b in enumerate(board.rows)] for i, a in enumerate(board.rows)]
+
 
 
 def current_table(db: Database, game: str, variant: str,

@@ -44,7 +44,7 @@ import dataclasses
 import math
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Any, Protocol
 
 import trueskill
 
@@ -550,10 +550,13 @@ class RatingRow:
     mean_score: float
     faults: int
     language: str = ""
+    model: str = "trueskill"
+    """``"trueskill"`` (mu, sigma: TrueSkill's) or ``"score"`` (:mod:`arena.league.score_ratings`:
+    mu is the rating in points, sigma its posterior deviation)."""
 
     @property
     def conservative(self) -> float:
-        """``mu - 3 sigma``: the table is sorted by it."""
+        """``mu - 3 sigma``: a TrueSkill table is sorted by it."""
         return self.mu - 3 * self.sigma
 
 
@@ -635,12 +638,14 @@ class Separation:
     """Ranks (1-based positions in the table) of the rows it is not yet separated from."""
 
 
-def separations(table: Sequence[Rated], confidence: float = SEPARATION) -> list[Separation]:
+def separations(table: Sequence[Rated], confidence: float = SEPARATION,
+                stronger: Callable[[Any, Any], float] = stronger_probability) -> list[Separation]:
     """For each row of ``table`` (in its order), the rows it is not yet separated from.
 
-    Two bots are separated once :func:`stronger_probability` puts one above the other with
-    at least ``confidence``; otherwise their order is still open ("tied with").  The rank
-    range runs from one below the rows surely above to one above the rows surely below.
+    Two bots are separated once ``stronger`` (:func:`stronger_probability`, or the score
+    model's LOS) puts one above the other with at least ``confidence``; otherwise their order
+    is still open ("tied with").  The rank range runs from one below the rows surely above to
+    one above the rows surely below.
     """
     out = []
     for i, row in enumerate(table):
@@ -649,7 +654,7 @@ def separations(table: Sequence[Rated], confidence: float = SEPARATION) -> list[
         for j, other in enumerate(table):
             if i == j:
                 continue
-            p = stronger_probability(other, row)
+            p = stronger(other, row)
             if p >= confidence:
                 above += 1
             elif 1 - p >= confidence:

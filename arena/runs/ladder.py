@@ -38,13 +38,15 @@ from typing import Any
 
 from arena.executors import Executor, JobResult, MatchJob
 from arena.league.queries import counted
+from arena.league import score_ratings
 from arena.league.ratings import MU, SIGMA, current_ratings, update_ratings
+from arena.league.score_ratings import MODELS
 from arena.league.storage import BotRow, Database, ScheduledMatch, TournamentRow
 from arena.runs import ladder_store as store
 from arena.runs.ladder_store import RATE_WINDOW_S
 from arena.runs.loop import RunSummary, run_loop
 from arena.runs.tournament import TournamentError, runner_alive, expand_bots, register, spec_from_row
-from arena.scheduling.ladder import Entrant, Policy, count_before, next_set
+from arena.scheduling.ladder import SCORE_NEW_SIGMA, Entrant, Policy, count_before, next_set
 from arena.scheduling.round_robin import SEED_LIMIT, ScheduleError, format_for
 from referee.bots import BotSpec
 from referee.games import game_class
@@ -58,6 +60,10 @@ LADDER_SEED_BITS = 63
 hash of it and the set's number, so anyone who found it could deal every match ahead.  A
 played match's seed is shown once settled (``arena.web.deals``), so the ladder's must be far too
 large to search for from one (a 31-bit one, like a match's, could be)."""
+NEW_LADDER_RATING = "score"
+"""The rating model of a ladder created without a ``rating`` key: the score model orders
+entrants in a fraction of TrueSkill's matches (docs/ratings.md).  A ladder created before the key
+keeps TrueSkill (its options have no ``rating``)."""
 RECENT = 20
 """Auto-pause looks at an entrant's last this many played matches of the ladder."""
 REFRESH_S = 1.0
@@ -84,6 +90,9 @@ class LadderSpec:
     seed: int | None = None
     """Seeds every set's choices and deals; ``None``: a random one, drawn and stored when the
     ladder is created (a seed anyone knows lets a bot look its deal up from its first hand)."""
+    rating: str | None = None
+    """The rating model (``"score"`` or ``"trueskill"``); ``None``: ``"score"`` for a new ladder,
+    and whatever an existing one uses (``"trueskill"`` for ladders created before the key)."""
 
 
 @dataclass(frozen=True)
@@ -104,7 +113,7 @@ class ServiceConfig:
 
 _TOP_KEYS = {"db", "workers", "executor", "scheduler", "pin_cpus", "keep_alive", "stop_grace", "time_control",
              "sandbox", "ladder"}
-_LADDER_KEYS = {"name", "game", "variant", "seats", "settings", "bots", "seed"}
+_LADDER_KEYS = {"name", "game", "variant", "seats", "settings", "bots", "seed", "rating"}
 _TIME_KEYS = {"move_timeout", "time_bank", "max_faults", "startup_timeout"}
 _SANDBOX_KEYS = {"mode", *(f.name for f in dataclasses.fields(Limits))}
 
@@ -237,8 +246,11 @@ def _ladder_spec(table: Any, where: str, base: Path) -> LadderSpec:
         raise LadderError(f"{where}: bots must be a list of manifests, folders or addresses")
     bots = [b if ":" in b and not (base / b).exists() else str(base / b) for b in bots]
     name = _typed(table, "name", str, where, f"{game} {variant} ladder")
+    rating = _typed(table, "rating", str, where, None)
+    if rating not in (None, *MODELS):
+        raise LadderError(f"{where}: rating must be one of {', '.join(MODELS)}, got {rating!r}")
     return LadderSpec(name=name, game=game, variant=variant, seats=(low, high), settings=dict(settings),
-                      bots=tuple(bots), seed=_typed(table, "seed", int, where, None))
+                      bots=tuple(bots), seed=_typed(table, "seed", int, where, None), rating=rating)
 
 
 # --- one ladder ----------------------------------------------------------------------------------
@@ -290,6 +302,8 @@ def open_ladder(db: Database, spec: LadderSpec, config: ServiceConfig) -> tuple[
     """
     options = {"kind": "ladder", "seats": list(spec.seats), "keep_alive": config.keep_alive,
                "sandbox": config.sandbox.to_dict(), "format": "ladder"}
+    if spec.rating is not None:
+        options["rating"] = spec.rating
     tc = dataclasses.asdict(config.time_control)
     existing = [t for t in store.ladders(db) if t.name == spec.name]
     if existing:
@@ -310,7 +324,8 @@ def open_ladder(db: Database, spec: LadderSpec, config: ServiceConfig) -> tuple[
                                                  settings=spec.settings).settings),
                                format=kind, table_size=spec.seats[1], rounds=0, duplicate=True,
                                seed=secrets.randbits(LADDER_SEED_BITS) if spec.seed is None else spec.seed,
-                               time_control=tc, options={**options, "addresses": {}}, bot_ids=[], matches=[])
+                               time_control=tc, options={"rating": NEW_LADDER_RATING, **options, "addresses": {}},
+                               bot_ids=[], matches=[])
     enter_specs(db, db.tournament(tid), bots)
     return db.tournament(tid), True
 
@@ -332,7 +347,11 @@ class Ladder:
         self.sandbox = sandbox
         self.requested = requested
         self.say = say
-        self.policy = policy
+        self.rating = store.ladder_rating(tournament)
+        self.policy = dataclasses.replace(policy, new_sigma=SCORE_NEW_SIGMA) \
+            if self.rating == score_ratings.MODEL and policy.new_sigma == Policy().new_sigma else policy
+        self.scores = score_ratings.Accumulator()
+        """The score model's sums over the played matches up to the lowest in play (score ladders)."""
         self.queue: deque[MatchJob] = deque()
         self.stopping = False
         self.lost: list[int] = []
@@ -364,6 +383,9 @@ class Ladder:
             if started > now - policy.window:
                 self.times.setdefault(bot, []).append(started)
         self.before: Counter[tuple[int, int]] = count_before(list(seatings.values()))
+        if self.rating == score_ratings.MODEL:
+            score_ratings.extend(self.scores, db, tournament.game, tournament.variant,
+                                 score_ratings.current_estimator(tournament.game))
 
     # --- entrants ------------------------------------------------------------------------------
     def refresh(self) -> None:
@@ -416,7 +438,7 @@ class Ladder:
             return
         size_rng = random.Random(f"ladder-size:{self.t.seed}:{self.number}")
         size = size_rng.randint(low, min(high, n)) if not self.cls.teams and self.cls.max_players > 2 else None
-        ratings = current_ratings(self.db, self.t.game, self.t.variant)  # a new version: its prior
+        ratings, stronger = self._ratings()
         entrants = [Entrant(e.bot_id, *ratings.get(e.bot_id, (MU, SIGMA)), joined=e.active_since,
                             times=tuple(self.times.get(e.bot_id, ()))) for e in self.active]
         now = time.time()
@@ -424,7 +446,7 @@ class Ladder:
             fmt = format_for(min_players=self.cls.min_players, max_players=self.cls.max_players,
                              teams=self.cls.teams, num_bots=n, table_size=size)
             chosen = next_set(entrants, fmt, now=now, seed=self.t.seed, number=self.number, policy=self.policy,
-                              before=self.before)
+                              before=self.before, stronger=stronger)
         except ScheduleError as error:
             self._wait(f"cannot schedule: {error}")
             return
@@ -501,8 +523,30 @@ class Ladder:
         return 60.0 * len(self.stored_at) / min(RATE_WINDOW_S, max(now - since, 1.0))
 
     def update_ratings(self) -> None:
-        """Extend the ratings in id order up to the lowest match still in play."""
-        update_ratings(self.db, self.t.game, self.t.variant, before_id=min(self.in_play, default=None))
+        """Extend the ratings in id order up to the lowest match still in play (the stored
+        TrueSkill table always, so it stays readable whatever the model; the score model's sums
+        too on a score ladder)."""
+        before = min(self.in_play, default=None)
+        update_ratings(self.db, self.t.game, self.t.variant, before_id=before)
+        if self.rating == score_ratings.MODEL:
+            score_ratings.extend(self.scores, self.db, self.t.game, self.t.variant,
+                                 score_ratings.current_estimator(self.t.game), before_id=before)
+
+    def _ratings(self) -> tuple[dict[int, tuple[float, float]], Any]:
+        """What the scheduler sees: ``bot -> (mu, sigma)`` and the LOS function, or ``None`` for
+        TrueSkill's independent normals.  The score model's ratings are given in units of the
+        game's noise (:data:`arena.scheduling.ladder.SCORE_NEW_SIGMA`); an entrant it has not
+        rated yet is new (sigma above any mark) and even with everyone (LOS 0.5)."""
+        if self.rating != score_ratings.MODEL:
+            return current_ratings(self.db, self.t.game, self.t.variant), None  # a new version: its prior
+        fitted = score_ratings.fit(self.scores)
+        unit = fitted.noise if fitted.bots and fitted.noise > 0 else 1.0
+        rated = {bot: (r.mu / unit, r.sigma / unit) for bot, r in fitted.ratings.items()}
+        ratings = {e.bot_id: rated.get(e.bot_id, (0.0, 1e9)) for e in self.active}
+
+        def stronger(a: int, b: int) -> float:
+            return fitted.los(a, b) if a in rated and b in rated else 0.5
+        return ratings, stronger
 
     def drop_queue(self) -> None:
         """Stopping: forget the matches not started (their rows are deleted)."""

@@ -69,6 +69,13 @@ def is_ladder(tournament: TournamentRow) -> bool:
     return tournament.options.get("kind") == "ladder"
 
 
+def ladder_rating(ladder: TournamentRow) -> str:
+    """The ladder's rating model: its options' ``rating``; ``"trueskill"`` if it has none (a
+    ladder created before the key keeps the model it was rated with)."""
+    rating = ladder.options.get("rating", "trueskill")
+    return rating if rating in ("trueskill", "score") else "trueskill"
+
+
 def table_needs(t: TournamentRow) -> int:
     """How many active entrants ladder ``t`` needs to seat a table: its fewest seats (the
     config's ``seats``), or one bot per team in a team game (a bot then fills its team)."""
@@ -290,7 +297,8 @@ def _head(db: Database, t: TournamentRow, row: StatusRow | None, now: float,
     on = is_running(row, now, alive)
     counts = db.match_counts(t.id)
     waiting = waiting_note(table_needs(t), state_counts(db, t.id)["active"])
-    return {"ladder": t.name, "id": t.id, "game": t.game, "variant": t.variant, "running": on,
+    return {"ladder": t.name, "id": t.id, "game": t.game, "variant": t.variant, "rating": ladder_rating(t),
+            "running": on,
             "pid": row.pid if on and row else None,
             "matches_per_minute": round(row.per_minute, 2) if on and row else 0.0,
             "in_flight": row.in_flight if on and row else 0,

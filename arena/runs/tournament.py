@@ -155,6 +155,9 @@ class TournamentSpec:
     """Stored with the tournament, so a resumed run confines bots the same way."""
     dev: bool = False
     """Enter a manifest bot whose files changed under a development revision (``name@version+devN``)."""
+    rating: str = "trueskill"
+    """The rating model its game's leaderboard uses (``"trueskill"`` or ``"score"``, docs/ratings.md),
+    stored in its options."""
 
 
 @dataclass(frozen=True)
@@ -229,7 +232,7 @@ def create_tournament(db: Database, spec: TournamentSpec | TournamentPlan) -> in
         name=name, game=game.name, variant=game.variant, settings=dict(game.settings), format=fmt.kind,
         table_size=fmt.table_size, rounds=spec.rounds, duplicate=plan.duplicate, seed=spec.seed, time_control=tc,
         options={"max_tables": spec.max_tables, "keep_alive": spec.keep_alive, "format": fmt.describe(),
-                 "sandbox": spec.sandbox.to_dict(), "addresses": addresses},
+                 "sandbox": spec.sandbox.to_dict(), "addresses": addresses, "rating": spec.rating},
         bot_ids=[row.id for row in rows], matches=matches)
 
 

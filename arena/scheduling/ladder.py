@@ -36,7 +36,7 @@ import itertools
 import math
 import random
 from collections import Counter
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
@@ -82,6 +82,16 @@ class Policy:
     """Random tables compared besides the greedy ones (tables of three or more)."""
 
 
+SCORE_NEW_SIGMA = 1.0
+"""``Policy.new_sigma`` under the score model, whose entrants the caller gives in units of the
+game's noise (a seat's noise sd): one duplicate set of two heads-up matches brings a new
+entrant below it.  On the convergence benchmark's pool (Gin Rummy, 10 entrants, 30 seeds) the
+median was 70 matches with 0.6, 63 to 64 with 0.8, 1.0 or 1.5, 78 with 0.35 (docs/ladder.md)."""
+
+Stronger = Callable[[BotId, BotId], float]
+"""``stronger(a, b)``: the probability that ``a`` is stronger than ``b`` (the score model's LOS)."""
+
+
 @dataclass(frozen=True)
 class DuplicateSet(Generic[BotId]):
     """The next thing to play: every seating with the same engine seed."""
@@ -96,14 +106,15 @@ class DuplicateSet(Generic[BotId]):
         object.__setattr__(self, "bots", frozenset(b for seats in self.seatings for b in seats))
 
 
-def ambiguity(a: Entrant[BotId], b: Entrant[BotId]) -> float:
+def ambiguity(a: Entrant[BotId], b: Entrant[BotId], stronger: Stronger[BotId] | None = None) -> float:
     """How unsure the ratings are of the order of ``a`` and ``b``: 1 when their means are equal,
     towards 0 when they are many standard deviations of the difference apart.
 
-    Twice the probability, given both ratings as independent normals, that the one with the
-    lower mean is the stronger (:func:`arena.league.ratings.stronger_probability`).
+    Twice the probability that the one with the lower mean is the stronger: from ``stronger``
+    (the score model's LOS, covariances included) if given, else taking both ratings as
+    independent normals (:func:`arena.league.ratings.stronger_probability`).
     """
-    p = stronger_probability(a, b)
+    p = stronger(a.bot, b.bot) if stronger is not None else stronger_probability(a, b)
     return 2 * min(p, 1 - p)
 
 
@@ -147,10 +158,13 @@ def count_before(seatings: Sequence[Sequence[BotId]], counts: Counter[tuple[BotI
 
 
 def next_set(entrants: Sequence[Entrant[BotId]], fmt: Format, *, now: float, seed: int, number: int,
-             policy: Policy = Policy(), before: Mapping[tuple[BotId, BotId], int] | None = None) -> DuplicateSet[BotId]:
+             policy: Policy = Policy(), before: Mapping[tuple[BotId, BotId], int] | None = None,
+             stronger: Stronger[BotId] | None = None) -> DuplicateSet[BotId]:
     """The duplicate set to play next; see the module docstring for how it is chosen.
 
     ``number`` counts the sets scheduled so far (with ``seed``, it seeds this set's choices).
+    ``stronger`` (the score model's LOS) replaces the independent-normals probability in the
+    ambiguity of pairs, and TrueSkill's match quality in team splits.
 
     :raises ScheduleError: with too few entrants for one table, or the same bot twice.
     """
@@ -166,8 +180,8 @@ def next_set(entrants: Sequence[Entrant[BotId]], fmt: Format, *, now: float, see
         group = first + rng.sample([b for b in bots if b not in first], size - len(first))
         reason = "explore" if reason == "informative" else reason
     else:
-        group = _most_ambiguous(by_bot, size, first, policy.samples, rng)
-    return DuplicateSet(_seatings(fmt, [by_bot[b] for b in group], rng, before or {}),
+        group = _most_ambiguous(by_bot, size, first, policy.samples, rng, stronger)
+    return DuplicateSet(_seatings(fmt, [by_bot[b] for b in group], rng, before or {}, stronger),
                         rng.randrange(SEED_LIMIT), reason)
 
 
@@ -197,12 +211,12 @@ def _seated_first(entrants: Sequence[Entrant[BotId]], now: float, policy: Policy
     return [], "informative"
 
 
-def _score(group: Sequence[BotId], by_bot: Mapping[BotId, Entrant[BotId]]) -> float:
-    return sum(ambiguity(by_bot[a], by_bot[b]) for a, b in itertools.combinations(group, 2))
+def _score(group: Sequence[BotId], by_bot: Mapping[BotId, Entrant[BotId]], stronger: Stronger[BotId] | None) -> float:
+    return sum(ambiguity(by_bot[a], by_bot[b], stronger) for a, b in itertools.combinations(group, 2))
 
 
 def _most_ambiguous(by_bot: Mapping[BotId, Entrant[BotId]], size: int, first: list[BotId], samples: int,
-                    rng: random.Random) -> list[BotId]:
+                    rng: random.Random, stronger: Stronger[BotId] | None = None) -> list[BotId]:
     """The table of ``size`` bots (with those of ``first``) whose pairs' order is least known.
 
     A greedy table grown from ``first`` (from each single bot, if ``first`` is empty), adding
@@ -219,17 +233,19 @@ def _most_ambiguous(by_bot: Mapping[BotId, Entrant[BotId]], size: int, first: li
         group = list(start)
         while len(group) < size:
             group.append(max((b for b in bots if b not in group),
-                             key=lambda b: (sum(ambiguity(by_bot[b], by_bot[g]) for g in group), rng.random())))
+                             key=lambda b: (sum(ambiguity(by_bot[b], by_bot[g], stronger) for g in group),
+                                            rng.random())))
         candidates.append(group)
     if size > 2:
         for _ in range(samples):
             start = first or [rng.choice(bots)]
             candidates.append([*start, *rng.sample([b for b in bots if b not in start], size - len(start))])
-    return max(candidates, key=lambda g: (_score(g, by_bot), rng.random()))
+    return max(candidates, key=lambda g: (_score(g, by_bot, stronger), rng.random()))
 
 
 def _seatings(fmt: Format, group: Sequence[Entrant[BotId]], rng: random.Random,
-              before: Mapping[tuple[BotId, BotId], int]) -> tuple[tuple[BotId, ...], ...]:
+              before: Mapping[tuple[BotId, BotId], int],
+              stronger: Stronger[BotId] | None = None) -> tuple[tuple[BotId, ...], ...]:
     """Every seating of the set: both orders (two seats), the rotations of the least-used
     cyclic order (free-for-all), or the most even partnership split on every side (teams)."""
     bots = [e.bot for e in group]
@@ -239,7 +255,8 @@ def _seatings(fmt: Format, group: Sequence[Entrant[BotId]], rng: random.Random,
         for pairing in team_matches(bots, fmt.teams, rounds=1, duplicate=True, seed=rng.randrange(SEED_LIMIT)):
             deals.setdefault(pairing.deal, []).append(pairing.seats)
         ratings = {e.bot: e for e in group}
-        return tuple(max(deals.values(), key=lambda seats: (_split_quality(seats[0], fmt.teams, ratings),
+        quality = _split_quality if stronger is None else _split_evenness
+        return tuple(max(deals.values(), key=lambda seats: (quality(seats[0], fmt.teams, ratings),
                                                               rng.random())))
     if len(bots) == 2:
         rng.shuffle(bots)
@@ -260,3 +277,14 @@ def _split_quality(seats: Sequence[BotId], teams: Sequence[Sequence[int]],
     sides = [{seats[s]: env.create_rating(ratings[seats[s]].mu, ratings[seats[s]].sigma) for s in team}
              for team in teams]
     return env.quality(sides)
+
+
+def _split_evenness(seats: Sequence[BotId], teams: Sequence[Sequence[int]],
+                    ratings: Mapping[BotId, Entrant[BotId]]) -> float:
+    """The score model's counterpart of match quality: how close the partnerships' strengths
+    (their members' mean, in noise units) are, as the ambiguity of their order."""
+    sides = [sorted({seats[s] for s in team}) for team in teams]
+    mus = [sum(ratings[b].mu for b in side) / len(side) for side in sides]
+    spread = math.sqrt(sum(ratings[b].sigma ** 2 / len(side) ** 2 for side in sides for b in side))
+    gap = abs(mus[0] - mus[1])
+    return 1.0 if spread == 0 and gap == 0 else math.erfc(gap / (spread * math.sqrt(2))) if spread else 0.0

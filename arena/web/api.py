@@ -37,6 +37,13 @@ def h2h(request: Request) -> JSONResponse:
         return JSONResponse(data.head_to_head(_store(request), db, p["game"], p["variant"]))
 
 
+def los(request: Request) -> JSONResponse:
+    p = request.path_params
+    store = _store(request)
+    with store.connect() as db:
+        return JSONResponse(data.los(store, db, p["game"], p["variant"]))
+
+
 def bot(request: Request) -> JSONResponse:
     store = _store(request)
     with store.connect() as db:
@@ -88,6 +95,7 @@ routes = [
     Route("/games", games),
     Route("/games/{game}/{variant}/ratings", ratings),
     Route("/games/{game}/{variant}/h2h", h2h),
+    Route("/games/{game}/{variant}/los", los),
     Route("/bots/{bot_id:int}", bot),
     Route("/tournaments", tournaments),
     Route("/tournaments/{tid:int}", tournament),

@@ -11,7 +11,7 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from arena.league.queries import bot_labels, h2h_matrix, iso_time, rating_json
+from arena.league.queries import bot_labels, h2h_matrix, iso_time, los_matrix, rating_json
 from arena.league.ratings import rating_history, starting_rating
 from arena.league.storage import BotRow, Database, MatchRow, NotFoundError, QueryInterrupted, TournamentRow
 from arena.web.bot_output import shown_faults
@@ -92,8 +92,28 @@ def ratings(store: ReadOnlyStore, db: Database, game: str, variant: str) -> list
     :raises NotFound: for an unknown game or variant.
     """
     check_game(game, variant)
-    rows = store.table(db, game, variant)
-    return [dict(rating_json(r), bot_id=r.bot_id, language=r.language) for r in rows]
+    board = store.board(db, game, variant)
+    return [dict(rating_json(r), bot_id=r.bot_id, language=r.language, los_next=None if los is None else round(los, 4))
+            for r, los in zip(board.rows, board.los_next)]
+
+
+def rating_model(store: ReadOnlyStore, db: Database, game: str, variant: str) -> dict[str, str]:
+    """The model the game's leaderboard uses, by name and in words."""
+    board = store.board(db, game, variant)
+    return {"model": board.model, "described": board.described}
+
+
+def los(store: ReadOnlyStore, db: Database, game: str, variant: str) -> dict[str, Any]:
+    """The likelihood of superiority of every rated bot over every other, in the leaderboard's order:
+    ``los[i][j]`` is the probability that bot ``i`` is stronger than bot ``j`` (``None`` on the diagonal).
+
+    :raises NotFound: for an unknown game or variant.
+    """
+    check_game(game, variant)
+    board = store.board(db, game, variant)
+    return {"game": game, "variant": variant, "model": board.model, "described": board.described,
+            "bots": [{"id": r.bot_id, "label": f"{r.bot}@{r.version}", "rank": r.rank} for r in board.rows],
+            "los": [[None if p is None else round(p, 4) for p in line] for line in los_matrix(board)]}
 
 
 def head_to_head(store: ReadOnlyStore, db: Database, game: str, variant: str) -> dict[str, Any]:

@@ -60,7 +60,8 @@ def ladder_row(db: Database, tid: int) -> TournamentRow:
 def ladder(store: ReadOnlyStore, db: Database, tid: int, since: int | None = None) -> dict[str, Any]:
     """One ladder: status, counts, the leaderboard of its entrants and the latest played matches.
 
-    The leaderboard is sorted as the game's rating table (conservative rating, then mu);
+    The leaderboard is sorted as the game's rating table under the ladder's rating model
+    (``rating``: TrueSkill's conservative rating, then mu; or the score model's rating);
     ``rank``, ``best_rank``/``worst_rank`` and ``tied_with`` are within the ladder's rated
     entrants (``arena ratings``' "ranks" and "tied with", docs/ladder.md); entrants not yet
     rated follow, without a rank (with their prior's mu and sigma, if they have one: a new
@@ -72,17 +73,22 @@ def ladder(store: ReadOnlyStore, db: Database, tid: int, since: int | None = Non
     """
     t = ladder_row(db, tid)
     now = time.time()
-    table = {r.bot_id: r for r in store.table(db, t.game, t.variant)}
+    board = store.board(db, t.game, t.variant, ladder_store.ladder_rating(t))
+    table = {r.bot_id: r for r in board.rows}
     priors = {bot: (r.mu, r.sigma) for bot, r in stored_priors(db, t.game, t.variant).items()}
     data = ladder_store.overview(db, t, now=now, ratings=priors)  # mu and sigma: the table's, set below
     rated = sorted((e for e in data["entrants"] if e["bot_id"] in table), key=lambda e: table[e["bot_id"]].rank)
     unrated = [e for e in data["entrants"] if e["bot_id"] not in table]
-    for rank, (entrant, sep) in enumerate(zip(rated, separations([table[e["bot_id"]] for e in rated])), 1):
+    rows = [table[e["bot_id"]] for e in rated]
+    nexts = [board.los(row, below) for row, below in zip(rows, rows[1:])] + [None]
+    for rank, (entrant, sep, los) in enumerate(zip(rated, separations(rows, stronger=board.los), nexts), 1):
         row = table[entrant["bot_id"]]
         entrant.update(rank=rank, best_rank=sep.best, worst_rank=sep.worst, tied_with=list(sep.tied_with),
-                       mu=round(row.mu, 4), sigma=round(row.sigma, 4), conservative=round(row.conservative, 4))
+                       mu=round(row.mu, 4), sigma=round(row.sigma, 4),
+                       conservative=round(row.conservative, 4) if board.model == "trueskill" else None,
+                       los_next=None if los is None else round(los, 4))
     for entrant in unrated:
-        entrant.update(rank=None, best_rank=None, worst_rank=None, tied_with=[], conservative=None)
+        entrant.update(rank=None, best_rank=None, worst_rank=None, tied_with=[], conservative=None, los_next=None)
     for entrant in data["entrants"]:
         stamp = entrant.pop("last_match_at")
         entrant["last_match"] = iso_time(stamp)

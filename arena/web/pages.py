@@ -46,9 +46,21 @@ def game(request: Request) -> Response:
     name, variant = request.path_params["game"], request.path_params["variant"]
     with store.connect() as db:
         rows = data.ratings(store, db, name, variant)
+        model = data.rating_model(store, db, name, variant)
     if not rows:
         raise data.NotFound(f"no played {name} ({variant}) matches")
-    return _render(request, "game.html", {"game": name, "variant": variant, "rows": rows})
+    return _render(request, "game.html", {"game": name, "variant": variant, "rows": rows, "model": model})
+
+
+def los(request: Request) -> Response:
+    """Every rated bot's likelihood of superiority over every other (bot names are autoescaped)."""
+    store = _store(request)
+    name, variant = request.path_params["game"], request.path_params["variant"]
+    with store.connect() as db:
+        matrix = data.los(store, db, name, variant)
+    if not matrix["bots"]:
+        raise data.NotFound(f"no played {name} ({variant}) matches")
+    return _render(request, "los.html", {"game": name, "variant": variant, "los": matrix})
 
 
 def h2h(request: Request) -> Response:
@@ -139,6 +151,7 @@ routes = [
     Route("/", index, name="index"),
     Route("/games/{game}/{variant}", game, name="game"),
     Route("/games/{game}/{variant}/h2h", h2h, name="h2h"),
+    Route("/games/{game}/{variant}/los", los, name="los"),
     Route("/bots/{bot_id:int}", bot, name="bot"),
     Route("/tournaments", tournaments, name="tournaments"),
     Route("/tournaments/{tid:int}", tournament, name="tournament"),

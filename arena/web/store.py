@@ -16,8 +16,9 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from arena.league.queries import current_table, rating_signature
+from arena.league.queries import Leaderboard, current_table, rating_model, rating_signature, score_table
 from arena.league.ratings import RatingPlan, RatingRow, plan_ratings
+from arena.league.score_ratings import Accumulator, ScoreFit, current_estimator, extend, fit
 from arena.league.storage import ConnectionPool, Database, QueryInterrupted
 
 QUERY_SECONDS = 2.0
@@ -70,6 +71,8 @@ class ReadOnlyStore:
         self._derived = LruCache(_CACHED_DERIVED)
         self.replays = LruCache(_CACHED_REPLAYS)
         """Encoded replays of played matches by ``(match id, view)``: a played match never changes."""
+        self._score_sums: dict[tuple[str, str, str | None], Accumulator] = {}
+        self._score_lock = threading.Lock()
 
     @contextmanager
     def connect(self) -> Iterator[Database]:
@@ -106,6 +109,33 @@ class ReadOnlyStore:
             found = compute()
             self._derived.put(full, found)
         return found
+
+    def board(self, db: Database, game: str, variant: str, model: str | None = None) -> Leaderboard:
+        """The game's leaderboard under ``model`` (default: its own,
+        :func:`arena.league.queries.rating_model`), cached like :meth:`ratings`."""
+        model = model or rating_model(db, game, variant)
+        if model != "score":
+            return Leaderboard(model, self.table(db, game, variant))
+        return self.per_table(db, game, variant, "score", lambda: self._score_board(db, game, variant))
+
+    def _score_board(self, db: Database, game: str, variant: str) -> Leaderboard:
+        with db.time_limit(None):  # once per table, as the TrueSkill plan
+            fitted = self._score_fit(db, game, variant)
+            return Leaderboard("score", score_table(db, game, variant, fitted), fitted)
+
+    def _score_fit(self, db: Database, game: str, variant: str) -> ScoreFit:
+        """The score model's fit, its sums extended by the matches played since the last one (a
+        refit from scratch if a match below the last one read was played since: a resumed
+        tournament).  A luck report measured later for a match already read (``arena luck``)
+        counts from the next refit from scratch (a restart of the server)."""
+        estimator = current_estimator(game)
+        with self._score_lock:
+            key = (game, variant, estimator)
+            sums = self._score_sums.get(key)
+            if sums is None or db.count_done(game, variant, up_to_id=sums.last_id) != sums.matches + sums.skipped:
+                sums = Accumulator()
+            self._score_sums[key] = extend(sums, db, game, variant, estimator)
+            return fit(sums, estimator=estimator)
 
     def _cached(self, db: Database, game: str, variant: str) -> tuple[RatingPlan, list[RatingRow]]:
         key = (game, variant, *rating_signature(db, game, variant))

@@ -237,7 +237,7 @@ def test_the_scheduler_sees_an_entrant_not_rated_yet_at_its_prior(tmp_path: Path
     from tournament.helpers import record
 
     bots = [write_bot(tmp_path / "bots" / name, name) for name in ("high", "low", "newer")]
-    config = load_config(write_config(tmp_path, bots))
+    config = load_config(write_config(tmp_path, bots, ladder='rating = "trueskill"'))  # priors are TrueSkill's
     with Database(config.db) as db:
         ladder = open_ladder(db, config.ladders[0], config)[0]
         ids = {b.name: b.id for b in db.bots()}

@@ -109,7 +109,7 @@ def test_the_json_twins_and_the_poll_that_asks_only_for_what_changed(running: di
     (listed,) = api(server, "/ladders")
     assert listed["id"] == tid and listed["ladder"] == "dice" and listed["running"] is True
     assert listed["entrants_by_state"] == {"active": 2, "paused": 2, "removed": 0}
-    assert set(listed) == {"ladder", "id", "game", "variant", "running", "pid", "matches_per_minute", "in_flight",
+    assert set(listed) == {"ladder", "id", "game", "variant", "rating", "running", "pid", "matches_per_minute", "in_flight",
                            "heartbeat_age_s", "note", "matches_done", "matches_failed", "entrants_by_state"}
     full = api(server, f"/ladders/{tid}")
     assert set(full) == set(listed) - {"entrants_by_state"} | {"entrants", "latest", "next_since"}
@@ -117,10 +117,13 @@ def test_the_json_twins_and_the_poll_that_asks_only_for_what_changed(running: di
     assert full["matches_per_minute"] > 0 and full["matches_done"] > 0
     assert set(full["entrants"][0]) == {"bot_id", "bot", "state", "matches", "per_minute", "last_match",
                                         "last_match_age_s", "mu", "sigma", "conservative", "rank", "best_rank",
-                                        "worst_rank", "tied_with", "reason"}
+                                        "worst_rank", "tied_with", "los_next", "reason"}
     ranked = [e for e in full["entrants"] if e["rank"] is not None]
     assert [e["rank"] for e in ranked] == list(range(1, len(ranked) + 1))
-    assert [e["conservative"] for e in ranked] == sorted((e["conservative"] for e in ranked), reverse=True)
+    assert full["rating"] == "score"  # a new ladder's model: ranked by the rating, no conservative rating
+    assert [e["mu"] for e in ranked] == sorted((e["mu"] for e in ranked), reverse=True)
+    assert all(e["conservative"] is None for e in ranked)
+    assert all(0.5 <= e["los_next"] <= 1 for e in ranked[:-1]) and ranked[-1]["los_next"] is None
     assert all(e["best_rank"] <= e["rank"] <= e["worst_rank"] for e in ranked)
     assert sum(e["per_minute"] for e in full["entrants"] if e["state"] == "active") > 0
     ids = [m["id"] for m in full["latest"]]

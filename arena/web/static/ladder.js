@@ -49,9 +49,10 @@
       cell(tr, e.state, "state");
       cell(tr, num(e.mu, 2), "n");
       cell(tr, num(e.sigma, 2), "n");
-      cell(tr, num(e.conservative, 2), "n strong");
+      cell(tr, num(e.conservative === null && e.rank ? e.mu : e.conservative, 2), "n strong");
       cell(tr, e.rank ? (e.best_rank === e.worst_rank ? e.best_rank : e.best_rank + "-" + e.worst_rank) : "");
       cell(tr, e.tied_with.join(" "));
+      cell(tr, num(e.los_next, 3), "n los");
       cell(tr, e.matches, "n matches");
       cell(tr, num(e.per_minute, 1), "n");
       var last = cell(tr, "", "last");
