@@ -19,7 +19,6 @@ from arena.cli.output import console
 from arena.league.export import FORMATS, ExportError, MatchFilter, export
 from arena.league.queries import BotLookupError, find_bot
 from arena.runs.ladder_store import ladders
-from arena.web.deals import shown_seeds
 
 
 def _when(text: str | None, option: str) -> float | None:
@@ -66,6 +65,8 @@ def export_command(out_path: Path, fmt: str | None, game: str | None, variant: s
     if game is not None:
         variant = check_game(game, variant)
     check_output_path(out_path, "--out")
+    from arena.web.deals import shown_seeds  # here: the web package is heavy for `arena --help`
+
     where_since, where_until = _when(since, "--since"), _when(until, "--until")
     with open_db(db_path, readonly=True) as db:
         bot_id = tid = None

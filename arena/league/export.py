@@ -26,10 +26,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
-from google.protobuf import json_format
-
 from arena.league.storage import Database, MatchRow
-from referee import luck, wire
+from referee import luck
 from referee.games import make_game
 from referee.result import MatchRecord, MoveStatus
 
@@ -84,6 +82,8 @@ def decisions(record: MatchRecord) -> Iterator[tuple[int, int, Any, list[Any]]]:
     """Each asked decision of ``record``: ``(move number, seat, Observation, [Action])`` as the
     referee sent them.  A forfeited seat's moves were played without asking it, so they are
     not decisions; the events they made reach the seat's next asked decision, as on the wire."""
+    from referee import wire  # here: protobuf is heavy for a CLI that may not export (`arena --help`)
+
     game = make_game(record.game, variant=record.variant, num_players=record.num_players, settings=record.settings)
     state = game.new_initial_state(record.seed)
     seen = [0] * game.num_players
@@ -98,6 +98,8 @@ def decisions(record: MatchRecord) -> Iterator[tuple[int, int, Any, list[Any]]]:
 
 
 def _json(message: Any) -> str:
+    from google.protobuf import json_format
+
     return json.dumps(json_format.MessageToDict(message, preserving_proto_field_name=True), separators=(",", ":"))
 
 
