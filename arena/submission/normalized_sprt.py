@@ -14,8 +14,8 @@ the raw one (each luck term has mean zero: docs/luck.md), with less variance.
 
 **Hypotheses** are on the *normalised effect* of the raw pair score, ``t = E[score] / sd(raw
 score)`` per pair, in fishtest's **normalised Elo** (``nElo = t / sqrt(2) * 800 / ln 10``: the
-per-match t-value of a pair of matches times ``800 / ln 10``): H0 ``nelo0`` (0) against H1
-``nelo1`` (10).  Why this unit:
+per-match t-value of a pair of matches times ``800 / ln 10``): H0 ``elo0`` (0) against H1
+``elo1`` (10).  Why this unit:
 
 * a margin in game points has no win probability without a model per game and per pair of
   bots, so logistic Elo cannot state a hypothesis about margins; a t-value can, in the same
@@ -95,10 +95,10 @@ class NormalizedSPRT:
     :attr:`bounds`, :attr:`verdict`, :meth:`to_json` / :meth:`from_json`.
     """
 
-    nelo0: float = 0.0
-    """H0: NEW is this much stronger (normalised Elo)."""
-    nelo1: float = 10.0
-    """H1; above ``nelo0``."""
+    elo0: float = 0.0
+    """H0: NEW is this much stronger (normalised Elo, :attr:`elo_unit`)."""
+    elo1: float = 10.0
+    """H1; above ``elo0``."""
     alpha: float = 0.05
     beta: float = 0.05
     measure: str = "adjusted"
@@ -119,8 +119,8 @@ class NormalizedSPRT:
     min_pairs: int = MIN_PAIRS
 
     def __post_init__(self) -> None:
-        if not all(math.isfinite(x) for x in (self.nelo0, self.nelo1)) or not self.nelo0 < self.nelo1:
-            raise ValueError(f"nelo0 ({self.nelo0:g}) must be below nelo1 ({self.nelo1:g})")
+        if not all(math.isfinite(x) for x in (self.elo0, self.elo1)) or not self.elo0 < self.elo1:
+            raise ValueError(f"elo0 ({self.elo0:g}) must be below elo1 ({self.elo1:g})")
         for name, value in (("alpha", self.alpha), ("beta", self.beta)):
             if not 0.0 < value < 0.5:
                 raise ValueError(f"{name} must be between 0 and 0.5 (exclusive), not {value:g}")
@@ -139,6 +139,8 @@ class NormalizedSPRT:
         self.counts = list(self.counts)
 
     name = NAME
+
+    elo_unit = "normalized"
 
     @property
     def needs_luck(self) -> bool:
@@ -171,7 +173,7 @@ class NormalizedSPRT:
         if not self.n:
             return 0.0
         pairs, mean, variance, raw_sd = self._statistics()
-        return brownian_llr(pairs, mean, variance, pair_t(self.nelo0) * raw_sd, pair_t(self.nelo1) * raw_sd)
+        return brownian_llr(pairs, mean, variance, pair_t(self.elo0) * raw_sd, pair_t(self.elo1) * raw_sd)
 
     @property
     def verdict(self) -> Verdict | None:
@@ -224,7 +226,7 @@ class NormalizedSPRT:
         lower, upper = self.bounds
         verdict = self.verdict
         return {"test": NAME, "describe": self.describe(), "measure": self.measure, "estimator": self.estimator,
-                "note": self.note, "elo_unit": "normalized", "elo0": self.nelo0, "elo1": self.nelo1,
+                "note": self.note, "elo_unit": self.elo_unit, "elo0": self.elo0, "elo1": self.elo1,
                 "alpha": self.alpha, "beta": self.beta, "min_pairs": self.min_pairs, "counts": list(self.counts),
                 "pairs": self.n, "mean": self.mean, "m2": self.m2, "raw_mean": self.raw_mean, "raw_m2": self.raw_m2,
                 "nelo": self.nelo, "llr": self.llr, "lower": lower,
@@ -236,7 +238,7 @@ class NormalizedSPRT:
         try:
             if data["test"] != NAME:
                 raise ValueError(f"not a {NAME} test: {data['test']!r}")
-            return cls(nelo0=float(data["elo0"]), nelo1=float(data["elo1"]), alpha=float(data["alpha"]),
+            return cls(elo0=float(data["elo0"]), elo1=float(data["elo1"]), alpha=float(data["alpha"]),
                        beta=float(data["beta"]), measure=str(data["measure"]), estimator=str(data["estimator"]),
                        note=str(data["note"]), counts=list(data["counts"]), n=data["pairs"],
                        mean=float(data["mean"]), m2=float(data["m2"]), raw_mean=float(data["raw_mean"]),
@@ -287,9 +289,9 @@ def new_test(game: str, test: str = NAME, *, elo0: float = 0.0, elo1: float = 10
     try:
         estimator = estimator_for(game).name
     except (LuckError, ImportError):
-        return NormalizedSPRT(nelo0=elo0, nelo1=elo1, alpha=alpha, beta=beta, measure="points",
+        return NormalizedSPRT(elo0=elo0, elo1=elo1, alpha=alpha, beta=beta, measure="points",
                               note=f"no luck estimator for {game}")
-    return NormalizedSPRT(nelo0=elo0, nelo1=elo1, alpha=alpha, beta=beta, measure="adjusted", estimator=estimator)
+    return NormalizedSPRT(elo0=elo0, elo1=elo1, alpha=alpha, beta=beta, measure="adjusted", estimator=estimator)
 
 
 __all__ = ["MEASURES", "NAME", "NELO_PER_T", "TESTS", "VARIANCE_FLOOR", "NormalizedSPRT", "PairTest", "brownian_llr",

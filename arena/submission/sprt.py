@@ -147,6 +147,7 @@ class SPRT:
 
     name = NAME
 
+    elo_unit = "logistic"
     needs_luck = False
     """This test counts plain points only."""
     estimator = ""
@@ -219,7 +220,7 @@ class SPRT:
         """Parameters and counts, and the derived LLR, bounds and verdict for readers (a web page)."""
         lower, upper = self.bounds
         verdict = self.verdict
-        return {"test": NAME, "describe": self.describe(), "elo_unit": "logistic", "elo0": self.elo0, "elo1": self.elo1,
+        return {"test": NAME, "describe": self.describe(), "elo_unit": self.elo_unit, "elo0": self.elo0, "elo1": self.elo1,
                 "alpha": self.alpha, "beta": self.beta,
                 "min_pairs": self.min_pairs, "counts": list(self.counts), "pairs": self.pairs,
                 "llr": self.llr, "lower": lower, "upper": upper,
