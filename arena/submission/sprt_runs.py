@@ -171,7 +171,7 @@ def oldest_open(db: Database) -> Run | None:
 
 def counted_pairs(db: Database, run_id: int) -> list[tuple[int, int, float, float | None, float | None]]:
     """``(pair, seed, points, adjusted, raw)`` of each counted pair of a run stored since schema
-    12, in order (runs stored before have their state only)."""
+    13, in order (runs stored before have their state only)."""
     return [(int(row[0]), int(row[1]), float(row[2]), row[3], row[4]) for row in db.conn.execute(
         "SELECT pair, seed, points, adjusted, raw FROM sprt_pairs WHERE run_id = ? ORDER BY pair", (run_id,))]
 
