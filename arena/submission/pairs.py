@@ -25,7 +25,7 @@ from arena.scheduling.round_robin import SEED_LIMIT
 from arena.submission.normalized_sprt import PairTest
 from arena.submission.sprt import match_points
 from referee.games import game_class
-from referee.luck import LuckError, analyse
+from referee.luck import LuckError, LuckReport, analyse
 
 B = TypeVar("B")
 
@@ -112,15 +112,16 @@ class PairResult:
     """The same with the plain results."""
 
 
-def adjusted_score(layout: PairLayout, records: Sequence[Any], estimator: str) -> tuple[float, float]:
-    """The pair's luck-adjusted and raw scores from its two match records, by ``estimator``
-    (the run's).
+def adjusted_score(layout: PairLayout, played: Sequence[Any], estimator: str) -> tuple[float, float]:
+    """The pair's luck-adjusted and raw scores from its two matches' job results, by
+    ``estimator`` (the run's): each match's luck report as its worker measured it
+    (:attr:`~arena.executors.JobResult.luck`), else analysed here from its record.
 
     :raises LuckError: when a record cannot be analysed.
     :raises PairingError: when the game's current estimator is not the run's (a change of
         estimator is a new version: a run never mixes two).
     """
-    reports = [analyse(record) for record in records]
+    reports = [LuckReport.from_json(result.luck) if result.luck else analyse(result.record) for result in played]
     for report in reports:
         if report.estimator != estimator:
             raise PairingError(f"the luck estimator is now {report.estimator}; this run uses {estimator}")
@@ -174,8 +175,10 @@ def play_pairs(test: PairTest, layout: PairLayout, make_job: Callable[[int, int,
             adjusted = raw = None
             if points is not None and test.needs_luck:
                 try:
-                    adjusted, raw = adjusted_score(layout, [r.record for r in played], test.estimator)
-                except LuckError as error:
+                    adjusted, raw = adjusted_score(layout, played, test.estimator)
+                except PairingError:
+                    raise
+                except (LuckError, ValueError) as error:  # a report that does not analyse or read
                     points, errors = None, (f"luck analysis: {error}",)
             if points is not None:
                 test.record(points, adjusted, raw)
