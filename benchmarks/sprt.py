@@ -159,7 +159,7 @@ def main() -> None:
           f"OLD plays a random move with probability {EPSILON}; pools of {options.pool} real pairs; "
           f"{options.runs} resampled runs (seeds 0 to {options.runs - 1})")
     with ProcessPoolExecutor(options.workers) as executor:
-        for number, game in enumerate(options.games):
+        for game in options.games:
             try:
                 pair_layout(game)
             except PairingError as error:
@@ -169,7 +169,7 @@ def main() -> None:
             names = [name for name in TESTS if estimator is not None or not name.endswith("adjusted")]
             print(f"\n{game}: luck estimator {estimator or 'none yet (adjusted column waits for it)'}")
             started = time.monotonic()
-            base = 1000 * (number + 1)
+            base = 1000 * (game_names().index(game) + 1)  # a game's seeds whatever else runs
             weaker = pool_of(executor, game, "weaker", options.pool, base, options.workers)
             print(f"  heuristic (NEW) against itself with 10% random moves (OLD): {len(weaker)} pairs, deal seeds "
                   f"from pair_seeds({base}...), {time.monotonic() - started:.0f} s; {describe(weaker)}")
