@@ -136,10 +136,10 @@ def sprt(game_name: str, variant: str | None, settings: tuple[str, ...], bots: t
 
     def on_pair(pair: PairResult) -> None:
         points = f"{pair.points:g}" if pair.points is not None else "not counted (" + "; ".join(pair.errors) + ")"
-        if pair.adjusted is not None:
-            points += f" (adjusted {pair.adjusted:+.2f})"
         faults = f" · {pair.faults} fault{'' if pair.faults == 1 else 's'}" if pair.faults else ""
         line = f"pair {pair.index + 1} (seed {pair.seed}): NEW {points}{faults} · {_describe(test)}"
+        if pair.adjusted is not None:
+            line += f" · adjusted margin {pair.adjusted:+.2f} (raw {pair.raw:+.2f})"
         if bar is not None:
             bar.note(escape(line))  # the bar's console reads markup; an error text may hold brackets
             bar.advance(pair.points is not None, pair.faults)
