@@ -28,11 +28,13 @@ column waits for the estimator, and the script runs unchanged once it is there.
 
     python benchmarks/sprt.py                       # every game
     python benchmarks/sprt.py --games gin_rummy --pool 100 --runs 100   # quick
+    python benchmarks/sprt.py --cache /tmp/sprt-pools --runs 1000     # again, without playing
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import statistics
 import sys
@@ -128,10 +130,20 @@ def percentile(values: Sequence[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
-def pool_of(executor: ProcessPoolExecutor, game: str, kind: str, size: int, base: int, workers: int) -> list[Pair]:
+def pool_of(executor: ProcessPoolExecutor, game: str, kind: str, size: int, base: int, workers: int,
+            cache: Path | None) -> list[Pair]:
+    """The pool's pairs, played (on ``workers`` processes) or read from ``cache`` where a run with
+    the same game, kind, size, seeds and estimator stored them."""
+    key = f"{game}-{kind}-{size}-{base}-{(estimator_name(game) or 'none').replace('/', '_')}.json"
+    if cache is not None and (cache / key).exists():
+        return [tuple(pair) for pair in json.loads((cache / key).read_text())]  # type: ignore[misc]
     chunk = max(1, -(-size // (2 * workers)))
     jobs = [(game, kind, base + start, min(chunk, size - start)) for start in range(0, size, chunk)]
-    return [pair for part in executor.map(play_pool, jobs) for pair in part]
+    pool = [pair for part in executor.map(play_pool, jobs) for pair in part]
+    if cache is not None:
+        cache.mkdir(parents=True, exist_ok=True)
+        (cache / key).write_text(json.dumps(pool))
+    return pool
 
 
 def describe(pool: Sequence[Pair]) -> str:
@@ -154,6 +166,9 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=200, help="resampled runs per game and kind")
     parser.add_argument("--max-pairs", type=int, default=20_000, help="a resampled run stops undecided here")
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--cache", type=Path, default=None,
+                        help="keep the played pools here (keyed by game, kind, size, seeds and estimator version) to "
+                             "resample them again without playing")
     options = parser.parse_args()
     print(f"alpha = beta = 0.05; H0/H1: Elo 0/10 (logistic for today's test, normalised for the new one); "
           f"OLD plays a random move with probability {EPSILON}; pools of {options.pool} real pairs; "
@@ -170,7 +185,7 @@ def main() -> None:
             print(f"\n{game}: luck estimator {estimator or 'none yet (adjusted column waits for it)'}")
             started = time.monotonic()
             base = 1000 * (game_names().index(game) + 1)  # a game's seeds whatever else runs
-            weaker = pool_of(executor, game, "weaker", options.pool, base, options.workers)
+            weaker = pool_of(executor, game, "weaker", options.pool, base, options.workers, options.cache)
             print(f"  heuristic (NEW) against itself with 10% random moves (OLD): {len(weaker)} pairs, deal seeds "
                   f"from pair_seeds({base}...), {time.monotonic() - started:.0f} s; {describe(weaker)}")
             runs = list(executor.map(resampled, [(weaker, names, seed, options.max_pairs)
@@ -189,7 +204,7 @@ def main() -> None:
             print(f"  today / {best}: {today / medians[best]:.2f}x fewer pairs (goal >= 3x"
                   f"{'' if estimator is not None else '; with luck adjustment once the estimator exists'})")
             started = time.monotonic()
-            identical = pool_of(executor, game, "identical", options.pool, base + 500, options.workers)
+            identical = pool_of(executor, game, "identical", options.pool, base + 500, options.workers, options.cache)
             mirrored = identical + [(2.0 - p, -r, None if a is None else -a) for p, r, a in identical]
             runs = list(executor.map(resampled, [(mirrored, names, seed, options.max_pairs)
                                                  for seed in range(options.runs)], chunksize=10))
