@@ -19,10 +19,12 @@ from arena.cli.common import check_game, check_output_path, db_option, iso_time,
     print_match_log, print_result
 from arena.cli.hints import arena_hint
 from arena.cli.output import Column, console, emit, format_option
+from arena.league.luck import LuckSummary, summaries
 from arena.league.queries import BotLookupError, bot_labels, current_table, find_bot, h2h_matrix, players_text, rating_json
 from arena.league.ratings import RatingRow, plan_ratings, separations
 from arena.league.storage import Database, StorageError
 from referee.games import game_class
+from referee.luck import LuckReport
 from referee.result import MatchRecord, MoveStatus
 
 
@@ -158,6 +160,7 @@ def matches(tournament_id: int | None, game: str | None, bot_name: str | None, s
             left = db.count_matches(**where, before_id=before_id) if before_id is not None else total
             skipped, older = total - left, left - len(found_matches)
         labels = bot_labels(db)
+        measured = summaries(db, [m.id for m in found_matches])
     page = MatchPage(total=total, skipped=skipped, shown=len(found_matches),
                      next_before=found_matches[-1].id if found_matches and older else None,
                      prev_after=found_matches[0].id if found_matches and skipped else None)
@@ -166,7 +169,7 @@ def matches(tournament_id: int | None, game: str | None, bot_name: str | None, s
              "ranking": [rank + 1 for rank in m.ranking] if m.ranking else None,
              "scores": list(m.scores) if m.scores else None, "forfeited": list(m.forfeited or ()),
              "faults": sum(m.faults) if m.faults else 0, "status": m.status, "reason": m.reason or "",
-             "finished": iso_time(m.finished_at)}
+             "finished": iso_time(m.finished_at), **luck_fields(measured.get(m.id))}
             for m in found_matches]
     filters = [("--tournament", tournament_id), ("--game", game), ("--bot", bot_name), ("--status", status)]
     options = [word for name, value in filters if value is not None for word in (name, value)]
@@ -186,10 +189,12 @@ def matches(tournament_id: int | None, game: str | None, bot_name: str | None, s
                       "rank": row["ranking"][seat] if row["ranking"] else None,
                       "score": row["scores"][seat] if row["scores"] else None,
                       "forfeited": seat in row["forfeited"], "status": row["status"], "reason": row["reason"],
-                      "finished": row["finished"]}
+                      "finished": row["finished"], "luck_estimator": row["luck_estimator"],
+                      **{key: row[key][seat] if row[key] else None for key in ("result", "luck", "adjusted")}}
                      for row in rows for seat, bot in enumerate(row["players"])]
         emit([Column(key) for key in ("match", "tournament", "game", "variant", "seed", "round", "seat", "bot", "rank",
-                                      "score", "forfeited", "status", "reason", "finished")], seat_rows, fmt)
+                                      "score", "forfeited", "status", "reason", "finished", "luck_estimator",
+                                      "result", "luck", "adjusted")], seat_rows, fmt)
         if page.next_before is not None or page.skipped:
             click.echo(page.text() + (f"; next: {next_hint}" if next_hint else ""), err=True)
         return
@@ -227,25 +232,39 @@ class MatchPage:
 
 
 MATCH_COLUMNS = [Column("id"), Column("tournament"), Column("game"), Column("round"), Column("seed"),
-                 Column("players"), Column("status"), Column("scores", digits=0), Column("reason")]
+                 Column("players"), Column("status"), Column("scores", digits=0), Column("luck", digits=1),
+                 Column("reason")]
 MATCH_COLUMNS_DATA = [Column(key) for key in ("id", "tournament", "game", "variant", "seed", "round", "players",
                                               "ranking", "scores", "forfeited", "faults", "status", "reason",
-                                              "finished")]
+                                              "finished", "luck_estimator", "result", "luck", "adjusted")]
+
+
+def luck_fields(summary: LuckSummary | None) -> dict[str, Any]:
+    """A match's ``luck_estimator`` and its ``result``, ``luck`` and ``adjusted`` lists by seat
+    (docs/luck.md), all ``None`` when it has no luck report: never zeros."""
+    if summary is None:
+        return {"luck_estimator": None, "result": None, "luck": None, "adjusted": None}
+    return {"luck_estimator": summary.estimator, "result": list(summary.result), "luck": list(summary.luck),
+            "adjusted": list(summary.adjusted)}
 
 
 @click.command()
 @click.argument("match_id", type=int)
 @click.option("--json", "as_json", is_flag=True, help="Print the full match record as JSON.")
+@click.option("--luck", "luck_json", is_flag=True,
+              help="Print the match's luck report as JSON, its chance events included (null without one; docs/luck.md).")
 @click.option("--out", type=click.Path(dir_okay=False, writable=True, path_type=Path), default=None,
               help="Write the match record to this file (for `arena replay`).")
 @click.option("--verbose", "-v", is_flag=True, help="Every move with its time and comment, and the deals, draws "
                                                     "and hand ends it caused (the full table's view).")
 @db_option
-def show(match_id: int, as_json: bool, out: Path | None, verbose: bool, db_path: Path) -> None:
-    """Show one match: its set-up, result, faults, each seat's decision times and a line per
-    hand (round, battle); -v for every move."""
+def show(match_id: int, as_json: bool, luck_json: bool, out: Path | None, verbose: bool, db_path: Path) -> None:
+    """Show one match: its set-up, result, each seat's luck and adjusted result, faults, each
+    seat's decision times and a line per hand (round, battle); -v for every move."""
     if out is not None:
         check_output_path(out, "--out")
+    if luck_json and (as_json or out is not None):
+        raise click.ClickException("--luck prints the luck report alone: give it without --json and --out")
     with open_db(db_path, readonly=True) as db:
         try:
             match = db.match(match_id)
@@ -253,6 +272,10 @@ def show(match_id: int, as_json: bool, out: Path | None, verbose: bool, db_path:
         except (StorageError, ValueError) as error:
             raise click.ClickException(str(error)) from None
         players = players_text(match, bot_labels(db))
+        report = db.luck_report(match_id)
+    if luck_json:
+        click.echo(json.dumps(None if report is None else report.to_json(), indent=1))
+        return
     if out is not None:
         if record is None:
             raise click.ClickException(f"match {match_id} has no record ({match.status})")
@@ -275,6 +298,7 @@ def show(match_id: int, as_json: bool, out: Path | None, verbose: bool, db_path:
         return
     if record.scores:
         print_result(console, record, f"result: {record.reason}")
+        print_luck(record, report)
     else:
         print_faults(console, record)
     emit([Column("seat"), Column("bot"), Column("decisions"), Column("median_ms", "median ms", digits=1),
@@ -282,6 +306,18 @@ def show(match_id: int, as_json: bool, out: Path | None, verbose: bool, db_path:
          decision_times(record), "table", title="decision times")
     console.print(f"{len(record.moves)} moves in {record.duration_s:.2f} s" + (":" if verbose else "; summary:"))
     print_match_log(console, record, verbose=verbose)
+
+
+def print_luck(record: MatchRecord, report: LuckReport | None) -> None:
+    """Each seat's result, luck and adjusted result (docs/luck.md), or that none is stored."""
+    if report is None:
+        console.print("luck: not measured (`arena luck` measures the matches of games with an estimator)")
+        return
+    emit([Column("seat"), Column("bot"), Column("score", digits=0), Column("result"), Column("luck"),
+          Column("adjusted")],
+         [{"seat": seat, "bot": name, "score": record.scores[seat], "result": report.result[seat],
+           "luck": report.luck[seat], "adjusted": report.adjusted[seat]} for seat, name in enumerate(record.players)],
+         "table", title=f"luck ({report.estimator}, {len(report.steps)} chance events; adjusted = result - luck)")
 
 
 def decision_times(record: MatchRecord) -> list[dict[str, Any]]:

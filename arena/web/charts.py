@@ -1,5 +1,5 @@
-"""Charts drawn on the server as SVG (no JavaScript library): the rating history and the
-head-to-head colour scale."""
+"""Charts drawn on the server as SVG (no JavaScript library): the rating history, an SPRT's
+log-likelihood ratio, a match's luck and the head-to-head colour scale."""
 
 from __future__ import annotations
 
@@ -132,3 +132,94 @@ def llr_svg(points: Sequence[tuple[int, float]], lower: float, upper: float, tit
         '<text class="legend" x="{xend}" y="16" text-anchor="end">LLR {llr_last}</text></svg>'
     ).format(w=width, h=height, title=title, left=left, grid=grid, bounds=bounds, polyline=polyline,
              axis=height - 8, xend=width - right, count=line[-1][0], llr_last=f"{line[-1][1]:.2f}")
+
+
+SEAT_COLOURS = ("#2656c9", "#c0262d", "#2f7d32", "#8a5a00", "#6b4fa0", "#00838f", "#d0508a", "#5f6b7a")
+"""One line colour per seat (eight seats at most: Yahtzee's largest table)."""
+
+
+def _signed(value: float) -> str:
+    return f"{value:+.2f}"
+
+
+def luck_svg(report: dict[str, Any], labels: Sequence[str], moves: int, *, width: int = 640,
+             height: int = 280) -> Markup:
+    """Each seat's luck summed along the match (:meth:`referee.luck.LuckReport.to_json`'s
+    ``steps``) against the number of moves played, one stepped line per seat: the line jumps
+    at each chance event by what it gave the seat.  Each event carries a tooltip (its move,
+    text and luck per seat) and its move as ``data-move``; ``data-left``, ``data-plot-width`` and ``data-moves`` let the
+    replay viewer move the ``cursor`` line to the step it shows.  A long match keeps
+    :data:`_MAX_POINTS` of its events (the sums stay exact at those kept)."""
+    seats = len(report["luck"])
+    steps = [(int(move), str(text), [float(x) for x in luck]) for move, text, luck in report["steps"]]
+    totals = [0.0] * seats
+    events: list[tuple[int, str, list[float], list[float]]] = []  # move, text, luck, running sums
+    for move, text, luck in steps:
+        totals = [t + x for t, x in zip(totals, luck)]
+        events.append((move, text, luck, totals))
+    if len(events) > _MAX_POINTS:
+        stride = len(events) / _MAX_POINTS
+        events = [events[int(i * stride)] for i in range(_MAX_POINTS - 1)] + [events[-1]]
+    left, right, top, bottom = 44, 12, 24 + 16 * ((seats + 2) // 3), 28
+    plot_w, plot_h = width - left - right, height - top - bottom
+    values = [v for _, _, _, sums in events for v in sums]
+    ticks = nice_ticks(min(values + [0.0]), max(values + [0.0]))
+    low, high = ticks[0], ticks[-1]
+    most = max(moves, 1)
+
+    def x(move: int) -> float:
+        return round(left + plot_w * min(move, most) / most, 1)
+
+    def y(value: float) -> float:
+        return round(top + plot_h * (high - value) / (high - low), 1)
+
+    grid = Markup("").join(
+        Markup('<line class="grid" x1="{}" x2="{}" y1="{}" y2="{}"/><text class="tick" x="{}" y="{}" '
+               'text-anchor="end">{}</text>').format(left, width - right, y(v), y(v), left - 4, y(v) + 4, f"{v:g}")
+        for v in ticks)
+    lines = []
+    for seat in range(seats):
+        points, last = [f"{x(0)},{y(0.0)}"], 0.0
+        for move, _, _, sums in events:
+            points += [f"{x(move)},{y(last)}", f"{x(move)},{y(sums[seat])}"]
+            last = sums[seat]
+        points.append(f"{x(most)},{y(last)}")
+        lines.append(Markup('<polyline class="luck seat-{}" stroke="{}" points="{}"/>').format(
+            seat, SEAT_COLOURS[seat % len(SEAT_COLOURS)], " ".join(points)))
+    legend = Markup("").join(
+        Markup('<g class="legend-entry"><line x1="{x}" x2="{x2}" y1="{ly}" y2="{ly}" stroke="{colour}" '
+               'stroke-width="2"/><text class="legend" x="{tx}" y="{ty}">seat {seat}: {label} {luck}</text></g>').format(
+            x=left + 200 * (seat % 3), x2=left + 200 * (seat % 3) + 14, ly=32 + 16 * (seat // 3) - 4,
+            colour=SEAT_COLOURS[seat % len(SEAT_COLOURS)], tx=left + 200 * (seat % 3) + 18, ty=32 + 16 * (seat // 3),
+            seat=seat, label=_short(labels[seat] if seat < len(labels) else f"seat {seat}"),
+            luck=_signed(totals[seat]))
+        for seat in range(seats))
+    marks = Markup("").join(
+        Markup('<rect class="event" data-move="{}" x="{}" y="{}" width="6" height="{}"><title>{}</title></rect>').format(
+            move, x(move) - 3, top, plot_h,
+            f"move {move}: {text}; " + ", ".join(f"seat {seat} {_signed(v)}" for seat, v in enumerate(luck)))
+        for move, text, luck, _ in events)
+    return Markup(
+        '<svg class="chart luck" role="img" width="{w}" height="{h}" viewBox="0 0 {w} {h}" data-left="{left}" '
+        'data-plot-width="{plot_w}" data-moves="{most}">'
+        '<title>{title}</title><text class="chart-title" x="{left}" y="16">{title}</text>{legend}{grid}'
+        '<line class="zero" x1="{left}" x2="{xend}" y1="{zero}" y2="{zero}"/>{lines}{marks}'
+        '<line class="cursor" x1="{left}" x2="{left}" y1="{top}" y2="{bottom}"/>'
+        '<text class="tick" x="{left}" y="{axis}">0</text>'
+        '<text class="tick" x="{xend}" y="{axis}" text-anchor="end">{most} moves</text></svg>'
+    ).format(w=width, h=height, left=left, plot_w=plot_w, most=most, legend=legend, grid=grid, lines=Markup("").join(lines),
+             marks=marks, title=f"Luck along the match ({report['estimator']}), summed per seat", xend=width - right,
+             zero=y(0.0), top=top, bottom=top + plot_h, axis=height - 8)
+
+
+def match_luck_chart(match: dict[str, Any]) -> Markup | None:
+    """The luck chart of a match as :func:`arena.web.data.match` gives it, or ``None`` when it
+    shows no luck report or no record (its deal may still be played)."""
+    if match["luck"] is None or match["record"] is None:
+        return None
+    return luck_svg(match["luck"], [seat["bot"] for seat in match["seats"]], len(match["record"]["moves"]))
+
+
+def _short(label: str, most: int = 22) -> str:
+    """A bot's label cut to fit a legend entry (the table beside the chart names it whole)."""
+    return label if len(label) <= most else label[:most - 1] + "…"

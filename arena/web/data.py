@@ -15,7 +15,8 @@ from arena.league.queries import bot_labels, h2h_matrix, iso_time, rating_json
 from arena.league.ratings import rating_history, starting_rating
 from arena.league.storage import BotRow, Database, MatchRow, NotFoundError, QueryInterrupted, TournamentRow
 from arena.web.bot_output import shown_faults
-from arena.web.deals import HELD_BACK, deal_settled, shown_seeds, tournament_seed
+from arena.league.luck import LuckSummary
+from arena.web.deals import HELD_BACK, deal_settled, shown_luck, shown_seeds, tournament_seed
 from arena.web.store import ReadOnlyStore
 from referee.games import game_class, game_names
 
@@ -157,13 +158,14 @@ def tournament(db: Database, tid: int) -> dict[str, Any]:
     labels = bot_labels(db)
     played = db.matches(tournament_id=tid, status="done", limit=10, newest_first=True)
     seeds = shown_seeds(db, played)
+    luck = shown_luck(db, seeds)
     data.update(settings=t.settings, table_size=t.table_size, rounds=t.rounds, duplicate=t.duplicate,
                 seed=tournament_seed(db, t),
                 time_control=t.time_control, keep_alive=bool(t.options.get("keep_alive")),
                 entrants=[bot_json(b) for b in db.tournament_bots(tid)],
                 standings=standings(db, tid, labels),
                 lower_scores_win=lower_scores_win(t.game),
-                latest=[match_json(m, labels, seeds) for m in played])
+                latest=[match_json(m, labels, seeds, luck) for m in played])
     return data
 
 
@@ -183,18 +185,26 @@ def standings(db: Database, tid: int, labels: dict[int, str]) -> list[dict[str, 
 
 
 # --- matches ---------------------------------------------------------------------------------------------
-def match_json(match: MatchRow, labels: dict[int, str], seeds: Mapping[int, int]) -> dict[str, Any]:
+def match_json(match: MatchRow, labels: dict[int, str], seeds: Mapping[int, int],
+               luck: Mapping[int, LuckSummary]) -> dict[str, Any]:
     """A match as the lists show it; its seed only if ``seeds`` has it (:func:`.deals.shown_seeds`:
-    never while its deal may still be played)."""
+    never while its deal may still be played), and each seat's ``result``, ``luck`` and
+    ``adjusted`` result only if ``luck`` has it (:func:`.deals.shown_luck`: where the seed is
+    shown and a report is stored; else ``null``, as ``luck_estimator``)."""
+    measured = luck.get(match.id) if match.id in seeds else None
     seats = []
     for seat, bot_id in enumerate(match.bot_ids):
         seats.append({"seat": seat, "bot_id": bot_id, "bot": labels.get(bot_id, f"bot {bot_id}"),
                       "score": match.scores[seat] if match.scores else None,
                       "rank": match.ranking[seat] + 1 if match.ranking else None,  # 1 is best
                       "faults": match.faults[seat] if match.faults else 0,
-                      "forfeited": bool(match.forfeited and seat in match.forfeited)})
+                      "forfeited": bool(match.forfeited and seat in match.forfeited),
+                      "result": measured.result[seat] if measured else None,
+                      "luck": measured.luck[seat] if measured else None,
+                      "adjusted": measured.adjusted[seat] if measured else None})
     return {"id": match.id, "tournament_id": match.tournament_id, "game": match.game, "variant": match.variant,
             "round": match.round + 1, "deal": match.deal, "rotation": match.rotation, "seed": seeds.get(match.id),
+            "luck_estimator": measured.estimator if measured else None,
             "settings": match.settings, "status": match.status, "termination": match.termination,
             "reason": match.reason, "duration_s": match.duration_s, "finished_at": iso_time(match.finished_at),
             "faults": sum(match.faults or ()), "seats": seats}
@@ -293,26 +303,31 @@ def matches(db: Database, where: MatchFilter, per_page: int = PER_PAGE,
         newer = where.before is not None or where.page > 1
     labels = bot_labels(db)
     seeds = shown_seeds(db, rows)
+    luck = shown_luck(db, seeds)
     keyset = where.before is not None or where.after is not None
     return {"total": total, "total_capped": capped, "page": None if keyset else where.page, "per_page": per_page,
             "pages": None if total is None else max(1, -(-total // per_page)),
             "next_before": rows[-1].id if rows and older else None,
             "prev_after": rows[0].id if rows and newer else None,
-            "matches": [match_json(m, labels, seeds) for m in rows]}
+            "matches": [match_json(m, labels, seeds, luck) for m in rows]}
 
 
 def match(db: Database, match_id: int, readable: Collection[int] | None) -> dict[str, Any]:
     """A match with its full record: moves (comments, times, statuses) and faults, whose
     details show for the ``readable`` seats only (:func:`.bot_output.match_readable`;
-    ``None``: all).  While its deal may still be played (:mod:`.deals`) the record is held back:
-    ``record`` is ``None`` and ``held_back`` says why."""
+    ``None``: all), and its luck report, steps included (``None`` without one).  While its deal
+    may still be played (:mod:`.deals`) the record and the luck are held back: ``record`` and
+    ``luck`` are ``None`` and ``held_back`` says why."""
     try:
         row = db.match(match_id)
         record = db.match_record(match_id)
     except NotFoundError:
         raise NotFound(f"no match {match_id}") from None
     settled = deal_settled(db, row)
-    data = match_json(row, bot_labels(db), {row.id: row.seed} if settled else {})
+    seeds = {row.id: row.seed} if settled else {}
+    data = match_json(row, bot_labels(db), seeds, shown_luck(db, seeds))
+    report = db.luck_report(match_id) if settled and record is not None else None
+    data["luck"] = None if report is None else report.to_json()
     data["held_back"] = None if settled or record is None else HELD_BACK
     data["record"] = None if record is None or not settled else {
         "players": record.players, "termination": record.termination, "reason": record.reason,

@@ -11,14 +11,21 @@ seatings of a duplicate deal, which may not be played yet.
 A tournament's seed gives the seeds of all its matches (its schedule, or a ladder's sets, is a
 pure function of it), so it is shown only once every match of the tournament is played.
 
-Every route takes a match's seed from :func:`shown_seeds`, a tournament's from
-:func:`tournament_seed`, and asks :func:`deal_settled` before it serves a record.
+A match's luck (:mod:`referee.luck`) is measured on the full state: a step's text and move
+tell when a card was drawn and what it was worth, and even a seat's total says how good its
+deal was.  So luck is shown exactly where the seed is (:func:`shown_luck`), and its steps only
+with the record (docs/luck.md, "What a viewer sees").
+
+Every route takes a match's seed from :func:`shown_seeds`, its luck from :func:`shown_luck`, a
+tournament's seed from :func:`tournament_seed`, and asks :func:`deal_settled` before it serves a
+record.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
+from arena.league.luck import LuckSummary, summaries
 from arena.league.queries import seeds_to_play
 from arena.league.storage import Database, MatchRow, TournamentRow
 from arena.runs.ladder_store import is_ladder
@@ -60,6 +67,12 @@ def shown_seeds(db: Database, matches: Iterable[MatchRow]) -> dict[int, int]:
         if unplayed is not None and match.seed not in unplayed:
             shown[match.id] = match.seed
     return shown
+
+
+def shown_luck(db: Database, seeds: Mapping[int, int]) -> dict[int, LuckSummary]:
+    """The stored luck of the matches whose ``seeds`` are shown (:func:`shown_seeds`), by match
+    id; a match without a report is absent (shown as ``null``, never as zeros)."""
+    return summaries(db, seeds.keys())
 
 
 def deal_settled(db: Database, match: MatchRow) -> bool:

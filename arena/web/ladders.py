@@ -16,7 +16,7 @@ from arena.league.ratings import separations, stored_priors
 from arena.league.storage import Database, NotFoundError, TournamentRow
 from arena.runs import ladder_store
 from arena.web.data import BadRequest, NotFound, is_whole_number, iso_time, match_json
-from arena.web.deals import shown_seeds
+from arena.web.deals import shown_luck, shown_seeds
 from arena.web.store import ReadOnlyStore
 
 LATEST = 10
@@ -91,7 +91,8 @@ def ladder(store: ReadOnlyStore, db: Database, tid: int, since: int | None = Non
     labels = {e["bot_id"]: e["bot"] for e in data["entrants"]}  # every seat of a ladder's match is an entrant
     played = db.matches(tournament_id=tid, status="done", limit=LATEST, newest_first=True, after_id=since)
     seeds = shown_seeds(db, played)
-    data["latest"] = [match_json(m, labels, seeds) for m in played]
+    luck = shown_luck(db, seeds)
+    data["latest"] = [match_json(m, labels, seeds, luck) for m in played]
     data["next_since"] = _next_since(db, tid, since)
     return data
 

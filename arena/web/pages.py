@@ -15,7 +15,7 @@ from arena.league.storage import Database
 from arena.submission.web_auth import request_user
 from arena.web import data, ladder_admin, ladders as ladder_data
 from arena.web.bot_output import check_visible, match_readable
-from arena.web.charts import rating_history_svg
+from arena.web.charts import match_luck_chart, rating_history_svg
 from arena.web.store import ReadOnlyStore
 
 
@@ -127,7 +127,7 @@ def match(request: Request) -> Response:
         readable = match_readable(db, user, match_id)
         info = data.match(db, match_id, readable)  # first: a match that does not exist is "no match N"
         check_visible(request, match_id, readable)
-    return _render(request, "match.html", {"m": info})
+    return _render(request, "match.html", {"m": info, "luck_chart": match_luck_chart(info)})
 
 
 def favicon(request: Request) -> Response:

@@ -24,6 +24,8 @@ from starlette.routing import Route
 from arena.league.storage import Database, NotFoundError
 from arena.submission.web_auth import request_user
 from arena.web.bot_output import check_visible
+from arena.web import data
+from arena.web.charts import match_luck_chart
 from arena.web.data import BadRequest, NotFound, is_whole_number
 from arena.web.deals import shown_seeds
 from arena.web.play import PLAY_FORMAT, LimitReached, PlayManager, opponents, parse_choice
@@ -279,9 +281,11 @@ def played_match(request: Request) -> Response:
         check_visible(request, match_id, _readable(request))
         labels = {bot.id: bot.label for bot in db.bots()}
         seed = shown_seeds(db, [match]).get(match.id)
+        info = data.match(db, match_id, _readable(request))  # its luck: none while the match is played
     players = [labels.get(b, str(b)) for b in match.bot_ids]
     return request.app.state.templates.TemplateResponse(
-        request, "play_match.html", {"m": match, "seed": seed, "players": players})
+        request, "play_match.html", {"m": match, "seed": seed, "players": players, "info": info,
+                                     "luck_chart": match_luck_chart(info)})
 
 
 def played_replay(request: Request) -> Response:
@@ -294,9 +298,9 @@ def played_replay(request: Request) -> Response:
     readable = _readable(request)
     check_visible(request, match_id, readable)
     with _play_db(request) as db:
-        data = match_replay(db, match_id, request.query_params.get("view"),
-                            start=int(start), count=int(count) if count else None, readable=readable)
-    return JSONResponse(data)
+        replayed = match_replay(db, match_id, request.query_params.get("view"),
+                                start=int(start), count=int(count) if count else None, readable=readable)
+    return JSONResponse(replayed)
 
 
 routes = [Route("/play", play_form, methods=["GET"]), Route("/play", play_start, methods=["POST"]),

@@ -168,7 +168,9 @@ def replay_steps(record: MatchRecord, seat: int | None, players: list[str] | Non
 def match_replay(db: Database, match_id: int, view: str | None, *, readable: Collection[int] | None, start: int = 0,
                  count: int | None = None) -> dict[str, Any]:
     """The replay of a stored match (its players labelled as in the database), with the fault
-    details of the ``readable`` seats (:func:`.bot_output.readable_seats`; ``None``: every seat's).
+    details of the ``readable`` seats (:func:`.bot_output.readable_seats`; ``None``: every seat's)
+    and, in the full table's view only, its luck report (``None`` in a seat's view, or without one:
+    a step's text and move tell what another seat drew).
 
     :raises NotFound: for an unknown match, one that has no record yet, or one whose deal may
         still be played (:mod:`.deals`).
@@ -185,7 +187,8 @@ def match_replay(db: Database, match_id: int, view: str | None, *, readable: Col
         raise NotFound(f"match {match_id}'s replay is held back: {HELD_BACK}")
     labels = bot_labels(db)
     players = [labels.get(bot, name) for bot, name in zip(match.bot_ids, record.players)]
-    return dict(replay_steps(record, parse_view(view, record.num_players), players, start=start, count=count,
-                             readable=readable),
-                match_id=match_id, status=match.status)
+    seat = parse_view(view, record.num_players)
+    report = db.luck_report(match_id) if seat is None else None  # a seat's view: luck reads the full state
+    return dict(replay_steps(record, seat, players, start=start, count=count, readable=readable),
+                match_id=match_id, status=match.status, luck=None if report is None else report.to_json())
 

@@ -265,7 +265,8 @@ class TestTypedOutput:
     def test_matches_json_is_typed(self, played):
         rows = json.loads(invoke("matches", "--format", "json", "--db", str(played)).output)["matches"]
         assert set(rows[0]) == {"id", "tournament", "game", "variant", "seed", "round", "players", "ranking", "scores",
-                                "forfeited", "faults", "status", "reason", "finished"}
+                                "forfeited", "faults", "status", "reason", "finished", "luck_estimator", "result",
+                                "luck", "adjusted"}
         assert isinstance(rows[0]["players"], list) and len(rows[0]["players"]) == 2
         assert all(isinstance(score, float) for score in rows[0]["scores"]) and rows[0]["ranking"] in ([1, 2], [2, 1])
         assert rows[0]["round"] == 1  # rounds count from 1, as `show` and the tables say

@@ -17,6 +17,8 @@
   var timeline = document.getElementById("timeline");
   var outcomeBox = document.getElementById("outcome");
   var problemsBox = document.getElementById("problems");
+  var luckChart = document.querySelector("svg.chart.luck");  // the match page's luck chart, if any
+  var luckBox = document.getElementById("luck-step");
   var data = null;
   var index = 0;
 
@@ -55,10 +57,36 @@
     if (url !== window.location.pathname + window.location.search) window.history.replaceState(null, "", url);
   }
 
+  function placeCursor(i) {  // the luck chart's cursor at the step shown: the moves played so far
+    if (!luckChart) return;
+    var moves = Number(luckChart.getAttribute("data-moves")) || 1;
+    var x = Number(luckChart.getAttribute("data-left")) + Number(luckChart.getAttribute("data-plot-width")) *
+      Math.min(i, moves) / moves;
+    var cursor = luckChart.querySelector(".cursor");
+    cursor.setAttribute("x1", x.toFixed(1));
+    cursor.setAttribute("x2", x.toFixed(1));
+  }
+
+  function signed(x) { return (x >= 0 ? "+" : "") + x.toFixed(2); }
+
+  function showLuck(i) {  // the chance events of this step and what each gave every seat (the table's view only)
+    if (!luckBox) return;
+    luckBox.textContent = "";
+    var here = data.luck ? data.luck.steps.filter(function (s) { return s[0] === i; }) : [];
+    luckBox.hidden = !here.length;
+    here.forEach(function (s) {
+      luckBox.appendChild(el("div", "", "luck of " + s[1] + ": " + s[2].map(function (x, seat) {
+        return "seat " + seat + " " + signed(x);
+      }).join(", ")));
+    });
+  }
+
   function show(i) {
     if (!data) return;
     index = Math.max(0, Math.min(data.steps.length - 1, i));
     var step = data.steps[index];
+    placeCursor(index);
+    showLuck(index);
     counter.textContent = "step " + index + "/" + (total - 1) + (data.steps.length < total ? " (loading)" : "");
     counter.setAttribute("data-step", String(index));
     counter.setAttribute("data-last", String(total - 1));
@@ -196,6 +224,11 @@
     });
   }
 
+  if (luckChart) {  // a click on a chance event of the luck chart shows the step it happened at
+    Array.prototype.forEach.call(luckChart.querySelectorAll(".event"), function (mark) {
+      mark.addEventListener("click", function () { go(Number(mark.getAttribute("data-move"))); });
+    });
+  }
   document.getElementById("first").addEventListener("click", function () { go(0); });
   document.getElementById("prev").addEventListener("click", function () { go(index - 1); });
   document.getElementById("next").addEventListener("click", function () { go(index + 1); });

@@ -1,0 +1,156 @@
+"""How much of a result's variance the luck adjustment removes, alone and on top of duplicate deals.
+
+For each game's line-ups of fixed sample strategies (in process, benchmarks/inprocess.py),
+plays ``--matches`` matches on seeds ``--first-seed`` up and reads each with
+:func:`referee.luck.analyse`.  The first entrant (the policy of seat 0; in Jass its team, seats
+0+2) gives per match its raw result and its adjusted one.  Printed: both means with standard
+errors (the adjustment must not move the mean), both variances and their ratio with a 95 %
+bootstrap interval (``--boot`` resamples of the matches, seeded).
+
+Duplicate deals: every seed is played a second time with the seats rotated by one (in Jass
+the teams swap cards); an entrant's duplicate result is the mean of its two results, raw or
+adjusted, and the ratio var(raw duplicate) / var(adjusted duplicate) says what the
+adjustment adds on top of the duplicate deals.
+
+    PYTHONPATH=. python benchmarks/luck_variance.py --game yahtzee --matches 1000
+    PYTHONPATH=. python benchmarks/luck_variance.py --game jass --matches 200
+    PYTHONPATH=. python benchmarks/luck_variance.py --game jass --matches 400 --short
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from benchmarks import inprocess  # noqa: E402
+from benchmarks.inprocess import RANDOM, Policy, heuristic, noisy, play  # noqa: E402
+from referee.games import make_game  # noqa: E402
+from referee.luck import analyse  # noqa: E402
+
+
+@dataclass(frozen=True)
+class Lineup:
+    """Seat ``i`` plays ``seats()[i]``; the measured entrant is the policy of seat 0."""
+
+    name: str
+    seats: Callable[[], Sequence[Policy]]
+    variant: str | None = None
+
+
+def _jass_teams(a: Callable[[], Policy], b: Callable[[], Policy]) -> Callable[[], Sequence[Policy]]:
+    def seats() -> Sequence[Policy]:
+        first, second = a(), b()
+        return [first, second, first, second]
+    return seats
+
+
+def _optimal() -> Policy:
+    """The solitaire-optimal Yahtzee bot's policy, from tables its build step solves (about 20 s
+    once; cached in a temporary folder for this run)."""
+    import os
+    import subprocess
+    import tempfile
+
+    folder = inprocess.SAMPLES / "yahtzee_optimal"
+    build = Path(tempfile.gettempdir()) / "arena-luck-variance-optimal"
+    if not build.exists():
+        subprocess.run([sys.executable, "build.py"], cwd=folder, check=True,
+                       env={**os.environ, "ARENA_BUILD": str(build)})
+    os.environ["ARENA_BUILD"] = str(build)
+    return inprocess.load_strategy("yahtzee_optimal").decide  # type: ignore[no-any-return]
+
+
+LINEUPS: dict[str, list[Lineup]] = {
+    "yahtzee": [
+        Lineup("heuristic, solitaire", lambda: [heuristic("yahtzee")]),
+        Lineup("heuristic, solitaire Yams", lambda: [heuristic("yahtzee")], "yams"),
+        Lineup("heuristic vs heuristic", lambda: [heuristic("yahtzee"), heuristic("yahtzee")]),
+        Lineup("heuristic vs optimal", lambda: [heuristic("yahtzee"), _optimal()]),
+        Lineup("heuristic vs noisy heuristic (epsilon 0.1)",
+               lambda: [heuristic("yahtzee"), noisy(heuristic("yahtzee"), 0.1, 7)]),
+        Lineup("heuristic vs random", lambda: [heuristic("yahtzee"), RANDOM]),
+    ],
+    "jass": [
+        Lineup("heuristic team vs noisy heuristic team (epsilon 0.1)",
+               _jass_teams(lambda: heuristic("jass"), lambda: noisy(heuristic("jass"), 0.1, 7))),
+        Lineup("heuristic team vs random team", _jass_teams(lambda: heuristic("jass"), lambda: RANDOM)),
+    ],
+}
+"""Per game, the line-ups measured (other games add theirs here)."""
+
+
+def results(game: str, lineup: Lineup, seeds: Sequence[int], settings: dict[str, Any] | None
+            ) -> list[tuple[float, float, float, float]]:
+    """Per seed, the entrant's raw and adjusted result in the seed's match and in its duplicate
+    (the seats rotated by one, so the entrant sits at seat 1)."""
+    seats = list(lineup.seats())
+    rotated = seats[-1:] + seats[:-1]
+    out = []
+    for seed in seeds:
+        first = analyse(play(game, seed, seats, settings=settings, variant=lineup.variant))
+        if len(seats) == 1:  # solitaire: no other seating
+            out.append((first.result[0], first.adjusted[0], first.result[0], first.adjusted[0]))
+            continue
+        second = analyse(play(game, seed, rotated, settings=settings, variant=lineup.variant))
+        out.append((first.result[0], first.adjusted[0], second.result[1], second.adjusted[1]))
+    return out
+
+
+def variance_ratio(pairs: Sequence[tuple[float, float]], boot: int, seed: int) -> tuple[float, float, float]:
+    """var(raw) / var(adjusted) and its 95 % percentile bootstrap interval."""
+    def ratio(sample: Sequence[tuple[float, float]]) -> float:
+        return statistics.variance([r for r, _ in sample]) / statistics.variance([a for _, a in sample])
+    rng = random.Random(seed)
+    draws = sorted(ratio([pairs[rng.randrange(len(pairs))] for _ in pairs]) for _ in range(boot))
+    return ratio(pairs), draws[int(0.025 * boot)], draws[int(0.975 * boot) - 1]
+
+
+def report(label: str, pairs: Sequence[tuple[float, float]], boot: int, seed: int) -> None:
+    n = len(pairs)
+    raw = [r for r, _ in pairs]
+    adjusted = [a for _, a in pairs]
+    ratio, low, high = variance_ratio(pairs, boot, seed)
+    print(f"  {label}: n={n}  mean raw {statistics.fmean(raw):+.1f} ± {statistics.stdev(raw) / n ** 0.5:.1f}, "
+          f"adjusted {statistics.fmean(adjusted):+.1f} ± {statistics.stdev(adjusted) / n ** 0.5:.1f} (1 s.e.)")
+    print(f"    var raw {statistics.variance(raw):.0f}, var adjusted {statistics.variance(adjusted):.0f}, "
+          f"ratio {ratio:.2f} [95% {low:.2f}, {high:.2f}]")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", choices=sorted(LINEUPS), required=True)
+    parser.add_argument("--lineup", action="append", help="only the line-ups whose name contains this")
+    parser.add_argument("--matches", type=int, default=200, help="seeds per line-up (duplicate: two matches each)")
+    parser.add_argument("--first-seed", type=int, default=0)
+    parser.add_argument("--short", action="store_true", help="the engine's settings for short matches")
+    parser.add_argument("--boot", type=int, default=1000, help="bootstrap resamples (seeded by --first-seed)")
+    args = parser.parse_args()
+    settings = dict(make_game(args.game).short_match_settings) if args.short else None
+    seeds = range(args.first_seed, args.first_seed + args.matches)
+    print(f"{args.game}: seeds {seeds.start}..{seeds.stop - 1}, settings {settings or 'default'}, "
+          f"{args.boot} bootstrap resamples")
+    for lineup in LINEUPS[args.game]:
+        if args.lineup and not any(part in lineup.name for part in args.lineup):
+            continue
+        started = time.perf_counter()
+        found = results(args.game, lineup, seeds, settings)
+        print(f"{lineup.name}{' (' + lineup.variant + ')' if lineup.variant else ''} "
+              f"({2 * len(found)} matches, {time.perf_counter() - started:.0f} s)")
+        report("single matches", [(r, a) for r, a, _, _ in found], args.boot, args.first_seed)
+        if len(lineup.seats()) == 1:
+            continue
+        report("duplicate pairs", [((r1 + r2) / 2, (a1 + a2) / 2) for r1, a1, r2, a2 in found], args.boot,
+               args.first_seed)
+
+
+if __name__ == "__main__":
+    main()
