@@ -17,7 +17,8 @@ import click
 from rich.markup import escape
 
 from arena.cli.common import make_time_control, parse_settings, sandbox_options, time_control_options
-from arena.submission.sprt import SPRT, Verdict
+from arena.submission.normalized_sprt import TESTS, PairTest
+from arena.submission.sprt import Verdict
 from arena.submission.sprt_runs import MAX_PAIRS
 from referee.sandbox import SandboxConfig
 
@@ -41,13 +42,16 @@ class _SprtCommand(click.Command):
             raise
 
 
-def _describe(test: SPRT) -> str:
-    """``LLR 1.23 [-2.94, 2.94] · score 56.3% (Elo +44) · pentanomial 1 3 8 5 3``."""
+def _describe(test: PairTest) -> str:
+    """``LLR 1.23 [-2.94, 2.94] · score 56.3% (Elo +44) · pentanomial 1 3 8 5 3``, then the
+    normalised test's estimate (``· nElo +31``)."""
     lower, upper = test.bounds
     score, elo = test.score, test.elo
     shown = "-" if score is None or elo is None else f"{100 * score:.1f}% (Elo {elo:+.0f})"
+    nelo = getattr(test, "nelo", None)
     return (f"LLR {test.llr:.2f} [{lower:.2f}, {upper:.2f}] · score {shown} · "
-            f"pentanomial {' '.join(str(c) for c in test.counts)}")
+            f"pentanomial {' '.join(str(c) for c in test.counts)}"
+            + (f" · nElo {nelo:+.0f}" if nelo is not None else ""))
 
 
 @click.command("sprt", cls=_SprtCommand)
@@ -56,8 +60,11 @@ def _describe(test: SPRT) -> str:
 @click.option("--setting", "settings", multiple=True, metavar="NAME=VALUE", help="A game setting; repeatable.")
 @click.option("--bot", "bots", multiple=True, required=True, metavar="MANIFEST|ADDRESS",
               help="Twice: the new version, then the previous one (bot.toml, its folder, or host:port).")
+@click.option("--test", "test_name", type=click.Choice(TESTS), default=TESTS[0], show_default=True,
+              help="normalized: bounds in normalised Elo, on luck-adjusted pair results where the game has a luck "
+                   "estimator (else plain points); logistic: the older test, bounds in logistic Elo.")
 @click.option("--elo0", type=float, default=0.0, show_default=True,
-              help="H0: NEW is this much stronger (logistic Elo).")
+              help="H0: NEW is this much stronger (in the test's Elo).")
 @click.option("--elo1", type=float, default=10.0, show_default=True, help="H1: NEW is this much stronger.")
 @click.option("--alpha", type=float, default=0.05, show_default=True, help="Chance of calling NEW stronger under H0.")
 @click.option("--beta", type=float, default=0.05, show_default=True,
@@ -71,8 +78,8 @@ def _describe(test: SPRT) -> str:
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the pairs' deals.")
 @time_control_options
 @sandbox_options
-def sprt(game_name: str, variant: str | None, settings: tuple[str, ...], bots: tuple[str, ...], elo0: float,
-         elo1: float, alpha: float, beta: float, max_pairs: int, workers: int, keep_alive: bool, seed: int,
+def sprt(game_name: str, variant: str | None, settings: tuple[str, ...], bots: tuple[str, ...], test_name: str,
+         elo0: float, elo1: float, alpha: float, beta: float, max_pairs: int, workers: int, keep_alive: bool, seed: int,
          move_timeout: float, time_bank: float, max_faults: int, startup_timeout: float,
          sandbox: SandboxConfig) -> None:
     """Is NEW (the first --bot) stronger than OLD (the second)? A sequential probability ratio
@@ -86,6 +93,7 @@ def sprt(game_name: str, variant: str | None, settings: tuple[str, ...], bots: t
     from arena.executors.local import LocalExecutor
     from arena.runs.loop import counting_signals
     from arena.runs.preflight import preflight
+    from arena.submission.normalized_sprt import new_test
     from arena.submission.pairs import PairingError, PairResult, pair_layout, play_pairs
     from referee.bots import BotSpecError, resolve_bot
     from referee.games import game_class
@@ -96,7 +104,7 @@ def sprt(game_name: str, variant: str | None, settings: tuple[str, ...], bots: t
         if len(bots) != 2:
             raise SprtError(f"give --bot twice, the new version then the previous one (got {len(bots)})")
         layout = pair_layout(game_name)
-        test = SPRT(elo0=elo0, elo1=elo1, alpha=alpha, beta=beta)
+        test = new_test(game_name, test_name, elo0=elo0, elo1=elo1, alpha=alpha, beta=beta)
         specs = [resolve_bot(text) for text in bots]
         tc = make_time_control(move_timeout, time_bank, max_faults, startup_timeout)
         config = MatchConfig(game=game_name, variant=variant, settings=parse_settings(settings), seed=seed,
@@ -114,8 +122,10 @@ def sprt(game_name: str, variant: str | None, settings: tuple[str, ...], bots: t
     if broken:
         raise SprtError("bot not ready: " + "; ".join(broken))
     new, old = (check.spec for check in checks)
+    unit = "normalised Elo" if test_name == "normalized" else "Elo"
     click.echo(f"sprt: NEW {new.label} against OLD {old.label}, {game_name}, duplicate pairs from seed {seed}; "
-               f"H0 Elo {elo0:+g}, H1 Elo {elo1:+g}, alpha {alpha:g}, beta {beta:g}, at most {max_pairs} pairs")
+               f"H0 {unit} {elo0:+g}, H1 {unit} {elo1:+g}, alpha {alpha:g}, beta {beta:g}, at most {max_pairs} pairs")
+    click.echo(f"test: {test.describe()}")
 
     def make_job(match_id: int, match: int, deal: int) -> MatchJob:
         seats = layout.seats(match, new, old)
@@ -128,6 +138,8 @@ def sprt(game_name: str, variant: str | None, settings: tuple[str, ...], bots: t
         points = f"{pair.points:g}" if pair.points is not None else "not counted (" + "; ".join(pair.errors) + ")"
         faults = f" · {pair.faults} fault{'' if pair.faults == 1 else 's'}" if pair.faults else ""
         line = f"pair {pair.index + 1} (seed {pair.seed}): NEW {points}{faults} · {_describe(test)}"
+        if pair.adjusted is not None:
+            line += f" · adjusted margin {pair.adjusted:+.2f} (raw {pair.raw:+.2f})"
         if bar is not None:
             bar.note(escape(line))  # the bar's console reads markup; an error text may hold brackets
             bar.advance(pair.points is not None, pair.faults)

@@ -11,6 +11,7 @@ from pathlib import Path
 import click
 
 from arena.cli.common import db_option, open_db, sandbox_options, uploads_folder
+from arena.submission.normalized_sprt import TESTS
 from arena.submission.sprt_runs import BATCH, MAX_PAIRS, SprtSettings
 from arena.submission.submissions import KEEP
 from referee.sandbox import SandboxConfig
@@ -30,8 +31,11 @@ def submissions_group() -> None:
               help="Active versions of one bot an author keeps on a ladder; older ones retire.")
 @click.option("--interval", type=click.FloatRange(min=0.1), default=5.0, show_default=True,
               help="Seconds between looks at the database for new submissions.")
+@click.option("--sprt-test", type=click.Choice(TESTS), default=TESTS[0], show_default=True,
+              help="New SPRT runs' test: normalized (on luck-adjusted results where the game has an estimator) or "
+                   "logistic (the older one); docs/sprt.md.")
 @click.option("--sprt-elo0", type=float, default=0.0, show_default=True,
-              help="New SPRT runs' H0: the new version is this much stronger (logistic Elo).")
+              help="New SPRT runs' H0: the new version is this much stronger (in the test's Elo).")
 @click.option("--sprt-elo1", type=float, default=10.0, show_default=True, help="New SPRT runs' H1.")
 @click.option("--sprt-alpha", type=float, default=0.05, show_default=True,
               help="New SPRT runs' chance of calling a version stronger under H0.")
@@ -45,7 +49,8 @@ def submissions_group() -> None:
               show_default="CPU count, at most 2", help="Referee worker processes of an SPRT batch.")
 @sandbox_options
 @db_option
-def work(data_dir: Path | None, once: bool, keep: int, interval: float, sprt_elo0: float, sprt_elo1: float,
+def work(data_dir: Path | None, once: bool, keep: int, interval: float, sprt_test: str, sprt_elo0: float,
+         sprt_elo1: float,
          sprt_alpha: float, sprt_beta: float, sprt_max_pairs: int, sprt_batch: int, sprt_workers: int,
          sandbox: SandboxConfig, db_path: Path) -> None:
     """Build, validate and enter every `received` submission of DB, oldest first, then play
@@ -57,9 +62,9 @@ def work(data_dir: Path | None, once: bool, keep: int, interval: float, sprt_elo
     from arena.submission.sprt_play import play_batch
     from arena.submission.sprt_runs import oldest_open
 
-    settings = SprtSettings(sprt_elo0, sprt_elo1, sprt_alpha, sprt_beta, sprt_max_pairs)
+    settings = SprtSettings(sprt_elo0, sprt_elo1, sprt_alpha, sprt_beta, sprt_max_pairs, sprt_test)
     try:
-        settings.test()
+        settings.test("yahtzee")  # the bounds' check; the game only chooses the pair score
     except ValueError as error:
         raise click.ClickException(f"bad SPRT bounds (--sprt-elo0, --sprt-elo1, --sprt-alpha, --sprt-beta): "
                                    f"{error}") from None

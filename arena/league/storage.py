@@ -36,7 +36,8 @@ Schema (version :data:`SCHEMA_VERSION`)::
     indexes: matches by (game, variant, status, id) and (tournament_id, status, id), seats by bot
     users, web_sessions    accounts of people who submit bots (:mod:`arena.submission.accounts`)
     bot_names, submissions    uploaded bots, stored by content hash (:mod:`arena.submission.submissions`)
-    sprt_runs, sprt_points    each new version's SPRT against the previous one (:mod:`arena.submission.sprt_runs`)
+    sprt_runs, sprt_points, sprt_pairs
+                              each new version's SPRT against the previous one (:mod:`arena.submission.sprt_runs`)
 
 **Compact records.**  ``matches.record`` holds the full match record (what ``arena show``
 prints and ``arena replay`` checks) as a zlib-compressed JSON document whose moves are
@@ -76,7 +77,7 @@ from arena.league import stats as league_stats
 from referee import luck
 from referee.result import MatchRecord, MoveStatus
 
-SCHEMA_VERSION = 12
+SCHEMA_VERSION = 13
 """1: records as JSON text; 2: records compact; 3: running totals (:mod:`arena.league.stats`)
 and rating history by bot; 4: records with a preset dictionary and the engine's texts left out
 (:func:`encode_record`), seats and rating history without row ids; 5: ladder entrants and
@@ -84,7 +85,8 @@ status (:data:`LADDER_SCHEMA`); 6: accounts and web sessions (:mod:`arena.submis
 7: each ladder entrant's played matches and last match as running totals; 8: submitted bots
 (:mod:`arena.submission.submissions`); 9: each bot's totals per tournament (the standings) as running
 totals; 10: SPRT runs of submitted versions (:mod:`arena.submission.sprt_runs`); 11: rating priors
-(:data:`RATING_PRIORS_SCHEMA`); 12: luck reports (:data:`LUCK_SCHEMA`).  Older files are migrated on open."""
+(:data:`RATING_PRIORS_SCHEMA`); 12: luck reports (:data:`LUCK_SCHEMA`); 13: each counted pair of an
+SPRT run, with its luck-adjusted score (:data:`SPRT_PAIRS_SCHEMA`).  Older files are migrated on open."""
 _LUCK_SINCE = 12
 """The first schema with luck reports."""
 _STATS_SINCE = 3
@@ -344,6 +346,23 @@ not (a pair whose match did not finish is not counted), so the index of the next
 is ``NULL`` while the run is open.  ``sprt_points``: the LLR after each stored batch (``pairs``
 counted, ``played`` the run's ``next_pair`` after it), for the author's chart."""
 
+SPRT_PAIRS_SCHEMA = """
+CREATE TABLE IF NOT EXISTS sprt_pairs (
+    run_id INTEGER NOT NULL REFERENCES sprt_runs(id),
+    pair INTEGER NOT NULL,
+    seed INTEGER NOT NULL,
+    points REAL NOT NULL,
+    adjusted REAL,
+    raw REAL,
+    PRIMARY KEY (run_id, pair)
+) WITHOUT ROWID
+"""
+"""Schema 13: each counted pair of an SPRT run: its deal's ``seed``, NEW's plain ``points`` (0 to
+2) and, for a test on luck-adjusted results, ``adjusted`` and ``raw`` (NEW's mean adjusted, and
+plain, result minus OLD's; ``NULL`` otherwise), stored with the batch, so that a run's test can be recomputed from
+its pairs.  Runs stored before schema 13 keep their state alone; their test (the logistic one)
+reads it as before."""
+
 
 class StorageError(Exception):
     """A database problem, told in one line (never a traceback)."""
@@ -517,7 +536,7 @@ class Database:
             with self.transaction():
                 _execute_script(self.conn, _SCHEMA + RATING_PRIORS_SCHEMA + league_stats.SCHEMA + LADDER_SCHEMA + ';'
                                 + ACCOUNTS_SCHEMA + ';' + SUBMISSIONS_SCHEMA + ';' + SPRT_SCHEMA + ';'
-                                + LUCK_SCHEMA)
+                                + LUCK_SCHEMA + ';' + SPRT_PAIRS_SCHEMA)
                 self.conn.execute("INSERT INTO schema_version (version) VALUES (?)", (SCHEMA_VERSION,))
             self.has_stats = self.has_entrant_totals = self.has_tournament_totals = self.has_rating_priors = True
             self.has_luck = True
@@ -583,6 +602,8 @@ class Database:
                 _execute_script(self.conn, RATING_PRIORS_SCHEMA)
             if version < 12:  # luck reports: older matches get theirs from `arena luck`
                 _execute_script(self.conn, LUCK_SCHEMA)
+            if version < 13:  # SPRT runs' pairs: none stored before; older runs keep their state
+                _execute_script(self.conn, SPRT_PAIRS_SCHEMA)
             self.conn.execute("UPDATE schema_version SET version = ?", (SCHEMA_VERSION,))
 
     def _reencode_records(self) -> None:

@@ -22,8 +22,10 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from arena.scheduling.round_robin import SEED_LIMIT
-from arena.submission.sprt import SPRT, match_points
+from arena.submission.normalized_sprt import PairTest
+from arena.submission.sprt import match_points
 from referee.games import game_class
+from referee.luck import LuckError, LuckReport, analyse
 
 B = TypeVar("B")
 
@@ -50,6 +52,16 @@ class PairLayout:
     def points(self, rankings: Sequence[Sequence[int]]) -> float:
         """NEW's points in the pair (0 to 2 by halves) from its two matches' rankings by seat."""
         return sum(match_points(ranking, seats) for ranking, seats in zip(rankings, self.new_seats))
+
+    def margin(self, results: Sequence[Sequence[float]]) -> float:
+        """NEW's mean result over its seats in the pair minus OLD's, from each match's results
+        by seat (adjusted or plain: :class:`referee.luck.LuckReport`)."""
+        new: list[float] = []
+        old: list[float] = []
+        for values, seats in zip(results, self.new_seats):
+            for seat, value in enumerate(values):
+                (new if seat in seats else old).append(value)
+        return sum(new) / len(new) - sum(old) / len(old)
 
 
 def pair_layout(game: str) -> PairLayout:
@@ -94,14 +106,37 @@ class PairResult:
     errors: tuple[str, ...] = ()
     faults: int = 0
     """Bot faults in the pair's matches (timeouts, errors, invalid answers, forfeits)."""
+    adjusted: float | None = None
+    """NEW's mean luck-adjusted result minus OLD's, when the test uses luck (else ``None``)."""
+    raw: float | None = None
+    """The same with the plain results."""
 
 
-def play_pairs(test: SPRT, layout: PairLayout, make_job: Callable[[int, int, int], Any], *, max_pairs: int,
+def adjusted_score(layout: PairLayout, played: Sequence[Any], estimator: str) -> tuple[float, float]:
+    """The pair's luck-adjusted and raw scores from its two matches' job results, by
+    ``estimator`` (the run's): each match's luck report as its worker measured it
+    (:attr:`~arena.executors.JobResult.luck`), else analysed here from its record.
+
+    :raises LuckError: when a record cannot be analysed.
+    :raises PairingError: when the game's current estimator is not the run's (a change of
+        estimator is a new version: a run never mixes two).
+    """
+    reports = [LuckReport.from_json(result.luck) if result.luck else analyse(result.record) for result in played]
+    for report in reports:
+        if report.estimator != estimator:
+            raise PairingError(f"the luck estimator is now {report.estimator}; this run uses {estimator}")
+    return layout.margin([r.adjusted for r in reports]), layout.margin([r.result for r in reports])
+
+
+def play_pairs(test: PairTest, layout: PairLayout, make_job: Callable[[int, int, int], Any], *, max_pairs: int,
                executor: Any, on_pair: Callable[[PairResult], None],
                stopping: Callable[[], bool] = lambda: False, seed: int = 0, first: int = 0,
                seed_of: Callable[[int], int] | None = None) -> str:
     """Play pairs ``first``, ``first + 1``, ... below ``max_pairs`` through ``executor`` and feed
     ``test``, in pair order, until it has a verdict.
+
+    A test that uses luck (:attr:`needs_luck`) gets each pair's adjusted score from
+    :func:`adjusted_score`; a pair whose records cannot be analysed is not counted.
 
     ``make_job(match_id, match, deal_seed)`` builds the :class:`~arena.executors.MatchJob` of
     match 0 or 1 of a pair (match ids are ``2 * pair + match``).  Each pair's deal seed is
@@ -137,9 +172,17 @@ def play_pairs(test: SPRT, layout: PairLayout, make_job: Callable[[int, int, int
             errors = tuple(f"match {m}: {r.error}" for m, r in enumerate(played) if r.error or r.record is None)
             faults = sum(len(r.record.faults) for r in played if r.record is not None)
             points = None if errors else layout.points([r.record.ranking for r in played])
+            adjusted = raw = None
+            if points is not None and test.needs_luck:
+                try:
+                    adjusted, raw = adjusted_score(layout, played, test.estimator)
+                except PairingError:
+                    raise
+                except (LuckError, ValueError) as error:  # a report that does not analyse or read
+                    points, errors = None, (f"luck analysis: {error}",)
             if points is not None:
-                test.record(points)
-            on_pair(PairResult(counted, seeds.pop(counted), points, errors, faults))
+                test.record(points, adjusted, raw)
+            on_pair(PairResult(counted, seeds.pop(counted), points, errors, faults, adjusted, raw))
             counted += 1
             failed_in_a_row = failed_in_a_row + 1 if errors else 0
             if failed_in_a_row >= FAILED_IN_A_ROW:

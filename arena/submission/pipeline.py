@@ -185,8 +185,9 @@ def _log_sprt(db: Database, run_id: int, log_path: Path) -> None:
     if run.verdict == "refused":
         _append(log_path, f"== SPRT run {run.id} against {old}: refused: {run.reason}\n")
     else:
-        _append(log_path, f"== SPRT run {run.id} against {old}: opened (Elo [{run.test.elo0:g}, {run.test.elo1:g}],"
-                          f" alpha {run.test.alpha:g}, beta {run.test.beta:g}, at most {run.max_pairs} pairs)\n")
+        _append(log_path, f"== SPRT run {run.id} against {old}: opened ({run.test.describe()}; "
+                          f"{run.test.elo_unit} Elo [{run.test.elo0:g}, {run.test.elo1:g}], alpha {run.test.alpha:g},"
+                          f" beta {run.test.beta:g}, at most {run.max_pairs} pairs)\n")
 
 
 def _append(path: Path, text: str) -> None:

@@ -1,4 +1,6 @@
-"""Is the new version stronger?  A sequential probability ratio test on duplicate pairs.
+"""Is the new version stronger?  The *logistic* sequential probability ratio test on duplicate
+pairs: the test of every run stored before issue 35, still available (``--test logistic``);
+new runs use :mod:`arena.submission.normalized_sprt`, on luck-adjusted pair scores.
 
 The new version (NEW) plays the previous one (OLD) on **duplicate pairs**: one deal played
 twice with the sides swapped (:mod:`arena.submission.pairs`).  Each match gives NEW 1, 1/2 or
@@ -52,6 +54,10 @@ UNSEEN = 1e-3
 
 MIN_PAIRS = 10
 """Pairs before the test may stop (see the module docstring)."""
+
+NAME = "logistic"
+"""This test's name in every output; a stored state without a name is this test's (runs
+stored before :mod:`arena.submission.normalized_sprt` existed)."""
 
 
 class Verdict(Enum):
@@ -139,6 +145,13 @@ class SPRT:
     min_pairs: int = MIN_PAIRS
     """Pairs before a verdict may be given."""
 
+    name = NAME
+
+    elo_unit = "logistic"
+    needs_luck = False
+    """This test counts plain points only."""
+    estimator = ""
+
     def __post_init__(self) -> None:
         if not all(math.isfinite(x) for x in (self.elo0, self.elo1)) or not self.elo0 < self.elo1:
             raise ValueError(f"elo0 ({self.elo0:g}) must be below elo1 ({self.elo1:g})")
@@ -150,6 +163,10 @@ class SPRT:
         if type(self.min_pairs) is not int or self.min_pairs < 1:
             raise ValueError(f"min_pairs must be a whole number of at least 1, not {self.min_pairs!r}")
         self.counts = list(self.counts)
+
+    def describe(self) -> str:
+        """One line for every output: which test."""
+        return "logistic pentanomial SPRT (the test before luck adjustment)"
 
     @property
     def pairs(self) -> int:
@@ -184,8 +201,10 @@ class SPRT:
         """The logistic Elo difference that :attr:`score` corresponds to (an estimate, not a bound)."""
         return None if self.score is None else elo_from_score(self.score)
 
-    def record(self, pair_score: float) -> Verdict | None:
-        """Count one pair (NEW's points: 0, 0.5, 1, 1.5 or 2) and return the verdict.
+    def record(self, pair_score: float, adjusted: float | None = None, raw: float | None = None) -> Verdict | None:
+        """Count one pair (NEW's points: 0, 0.5, 1, 1.5 or 2) and return the verdict;
+        ``adjusted`` and ``raw`` (the margins of :mod:`~arena.submission.normalized_sprt`) are not
+        used by this test.
 
         :raises ValueError: on another score, or once the test has a verdict (a sequential
             test ends at its first crossing; later pairs must not change its answer).
@@ -201,7 +220,8 @@ class SPRT:
         """Parameters and counts, and the derived LLR, bounds and verdict for readers (a web page)."""
         lower, upper = self.bounds
         verdict = self.verdict
-        return {"elo0": self.elo0, "elo1": self.elo1, "alpha": self.alpha, "beta": self.beta,
+        return {"test": NAME, "describe": self.describe(), "elo_unit": self.elo_unit, "elo0": self.elo0, "elo1": self.elo1,
+                "alpha": self.alpha, "beta": self.beta,
                 "min_pairs": self.min_pairs, "counts": list(self.counts), "pairs": self.pairs,
                 "llr": self.llr, "lower": lower, "upper": upper,
                 "verdict": verdict.value if verdict is not None else None}

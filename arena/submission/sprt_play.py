@@ -17,7 +17,7 @@ from arena.executors.local import LocalExecutor
 from arena.league.storage import Database
 from arena.runs.tournament import TournamentError, spec_from_row
 from arena.submission.pairs import PairingError, PairResult, pair_layout, play_pairs, run_pair_seed
-from arena.submission.sprt import SPRT
+from arena.submission.normalized_sprt import load_test
 from arena.submission.sprt_runs import BATCH, Run, end_run, store_batch
 from referee.match import MatchConfig, TimeControl
 from referee.sandbox import SandboxConfig, SandboxError
@@ -54,7 +54,7 @@ def play_batch(db: Database, run: Run, *, pairs: int = BATCH, workers: int = 1) 
     (Ctrl-C), it stores nothing: the batch is played again from its first pair later.
     """
     config = run.config
-    test = SPRT.from_json(run.test.to_json())  # fed by the batch; run.test stays the stored state
+    test = load_test(run.test.to_json())  # fed by the batch; run.test stays the stored state
     lower, upper = test.bounds
     try:
         layout = pair_layout(config["game"])
@@ -72,9 +72,11 @@ def play_batch(db: Database, run: Run, *, pairs: int = BATCH, workers: int = 1) 
                                               time_control=tc, sandbox=sandbox), layout.seats(match, new, old))
 
     played = [run.next_pair]
+    batch: list[PairResult] = []
 
     def on_pair(pair: PairResult) -> None:
         played[0] = pair.index + 1
+        batch.append(pair)
 
     end = min(run.max_pairs, run.next_pair + pairs)
     executor = LocalExecutor(min(workers, 2 * (end - run.next_pair)), keep_alive=bool(config["keep_alive"]))
@@ -87,7 +89,7 @@ def play_batch(db: Database, run: Run, *, pairs: int = BATCH, workers: int = 1) 
                             str(error))
     finally:
         executor.close(abandon=True)
-    verdict, reason = store_batch(db, run, test, played[0])
+    verdict, reason = store_batch(db, run, test, played[0], batch)
     return BatchOutcome(run.id, run.submission_id, test.pairs, test.llr, lower, upper, verdict, reason)
 
 

@@ -28,12 +28,17 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from arena.league.storage import Database, TournamentRow
-from arena.submission.sprt import SPRT
+from arena.submission.normalized_sprt import NAME as NORMALIZED
+from arena.submission.normalized_sprt import PairTest, load_test, new_test
 from arena.submission.submissions import registered_bot
+
+if TYPE_CHECKING:
+    from arena.submission.pairs import PairResult
 
 MAX_PAIRS = 2000
 """Pairs before a run ends undecided by default (``arena sprt --max-pairs``' default)."""
@@ -52,12 +57,15 @@ class SprtSettings:
     alpha: float = 0.05
     beta: float = 0.05
     max_pairs: int = MAX_PAIRS
+    test_name: str = NORMALIZED
+    """``"normalized"`` (bounds in normalised Elo, luck-adjusted where the game has an
+    estimator) or ``"logistic"`` (the test before issue 35)."""
 
-    def test(self) -> SPRT:
-        """A new test with these bounds.
+    def test(self, game: str) -> PairTest:
+        """A new test of ``game`` with these bounds (:func:`~arena.submission.normalized_sprt.new_test`).
 
-        :raises ValueError: on bounds :class:`SPRT` refuses."""
-        return SPRT(elo0=self.elo0, elo1=self.elo1, alpha=self.alpha, beta=self.beta)
+        :raises ValueError: on bounds or a test name the tests refuse."""
+        return new_test(game, self.test_name, elo0=self.elo0, elo1=self.elo1, alpha=self.alpha, beta=self.beta)
 
 
 @dataclass(frozen=True)
@@ -70,7 +78,7 @@ class Run:
     new_bot_id: int
     old_bot_id: int
     config: dict[str, Any]
-    test: SPRT
+    test: PairTest
     max_pairs: int
     next_pair: int
     verdict: str | None
@@ -86,7 +94,7 @@ _COLUMNS = ("id, submission_id, old_submission_id, new_bot_id, old_bot_id, confi
 
 def _run(row: Any) -> Run:
     return Run(int(row[0]), int(row[1]), int(row[2]), int(row[3]), int(row[4]), json.loads(row[5]),
-               SPRT.from_json(json.loads(row[6])), int(row[7]), int(row[8]), row[9], str(row[10]), float(row[11]),
+               load_test(json.loads(row[6])), int(row[7]), int(row[8]), row[9], str(row[10]), float(row[11]),
                float(row[12]), row[13])
 
 
@@ -130,7 +138,7 @@ def plan_run(db: Database, submission_id: int, ladder: TournamentRow,
         verdict, reason = "refused", str(error)
     now = time.time()
     return (submission_id, old_submission, new_bot, old_bot, json.dumps(config, sort_keys=True),
-            json.dumps(settings.test().to_json()), settings.max_pairs, verdict, reason, now, now,
+            json.dumps(settings.test(ladder.game).to_json()), settings.max_pairs, verdict, reason, now, now,
             now if verdict else None)
 
 
@@ -161,16 +169,26 @@ def oldest_open(db: Database) -> Run | None:
     return None if row is None else _run(row)
 
 
+def counted_pairs(db: Database, run_id: int) -> list[tuple[int, int, float, float | None, float | None]]:
+    """``(pair, seed, points, adjusted, raw)`` of each counted pair of a run stored since schema
+    13, in order (runs stored before have their state only)."""
+    return [(int(row[0]), int(row[1]), float(row[2]), row[3], row[4]) for row in db.conn.execute(
+        "SELECT pair, seed, points, adjusted, raw FROM sprt_pairs WHERE run_id = ? ORDER BY pair", (run_id,))]
+
+
 def history(db: Database, run_id: int) -> list[tuple[int, float]]:
     """``(pairs counted, LLR)`` after each stored batch, in order."""
     return [(int(pairs), float(llr)) for pairs, llr in db.conn.execute(
         "SELECT pairs, llr FROM sprt_points WHERE run_id = ? ORDER BY played", (run_id,))]
 
 
-def store_batch(db: Database, start: Run, test: SPRT, next_pair: int) -> tuple[str | None, str]:
-    """Commit a batch played from ``start``: the state, ``next_pair`` and an LLR point, and the
-    verdict if the test has one or the pair limit is reached; one transaction.  Nothing is
-    stored if the run moved on meanwhile (a second worker, started by mistake, stored it).
+def store_batch(db: Database, start: Run, test: PairTest, next_pair: int,
+                pairs: Sequence[PairResult] = ()) -> tuple[str | None, str]:
+    """Commit a batch played from ``start``: the state, ``next_pair``, an LLR point, the
+    batch's counted ``pairs`` (``sprt_pairs``: each pair's seed, points and adjusted score, so
+    that a run's test can be recomputed from its pairs), and the verdict if the test has one or
+    the pair limit is reached; one transaction.  Nothing is stored if the run moved on meanwhile
+    (a second worker, started by mistake, stored it).
 
     :returns: the run's verdict after the batch (``None``: still open), or ``"stale"`` when
         nothing was stored; and its reason."""
@@ -188,6 +206,9 @@ def store_batch(db: Database, start: Run, test: SPRT, next_pair: int) -> tuple[s
             return "stale", "another worker stored this batch"
         conn.execute("INSERT INTO sprt_points (run_id, played, pairs, llr) VALUES (?, ?, ?, ?)",
                      (start.id, next_pair, test.pairs, test.llr))
+        conn.executemany("INSERT INTO sprt_pairs (run_id, pair, seed, points, adjusted, raw) VALUES (?, ?, ?, ?, ?, ?)",
+                         [(start.id, pair.index, pair.seed, pair.points, pair.adjusted, pair.raw) for pair in pairs
+                          if pair.points is not None])
     return verdict, reason
 
 
@@ -201,7 +222,7 @@ def end_run(db: Database, run_id: int, verdict: str, reason: str) -> None:
 
 def run_json(db: Database, found: Run) -> dict[str, Any]:
     """A run as its author reads it (``GET /api/submissions/ID/sprt``)."""
-    state = found.test.to_json()
+    state = found.test.to_json()  # "test" and "describe" say which test the run uses
     state.pop("verdict")  # the SPRT's; the run's own (with undecided, refused, failed) follows
     state["pentanomial"] = state.pop("counts")
     bots = {row.id: row for row in (db.bot(found.new_bot_id), db.bot(found.old_bot_id))}
@@ -221,5 +242,5 @@ def _finite(value: float | None) -> float | None:
     return value if value is None or abs(value) != float("inf") else None
 
 
-__all__ = ["BATCH", "MAX_PAIRS", "Run", "SprtSettings", "end_run", "history", "oldest_open", "plan_run",
-           "previous_version", "run", "run_json", "run_of", "store_batch", "store_run"]
+__all__ = ["BATCH", "MAX_PAIRS", "Run", "SprtSettings", "counted_pairs", "end_run", "history", "oldest_open",
+           "plan_run", "previous_version", "run", "run_json", "run_of", "store_batch", "store_run"]

@@ -36,6 +36,7 @@ def test_heuristic_is_stronger_than_random_at_gin(tmp_path: Path) -> None:
     assert len(pairs) == stop
     assert "fault" not in result.output  # the bots really played: no start-up forfeit
     assert result.output.strip().splitlines()[-1].startswith(f"verdict: NEW is stronger (H1): LLR ")
+    assert "\ntest: normalized GSPRT on " in result.output  # new runs use the new test, and say so
 
 
 def test_the_same_bot_twice_stops_at_max_pairs_undecided() -> None:
@@ -45,6 +46,14 @@ def test_the_same_bot_twice_stops_at_max_pairs_undecided() -> None:
     assert len(PAIR_LINE.findall(result.output)) == 2
     assert "verdict: undecided (--max-pairs 2 reached): LLR " in result.output
     assert result.output.rstrip().endswith(f"after 2 pairs; no verdict before {MIN_PAIRS} pairs")
+
+
+def test_the_logistic_test_is_still_available() -> None:
+    result = invoke("--game", "yahtzee", "--bot", RANDOM_BOT, "--bot", RANDOM_BOT, "--workers", "1",
+                    "--max-pairs", "1", "--test", "logistic")
+    assert result.exit_code == 2, result.output
+    assert "H0 Elo +0, H1 Elo +10" in result.output
+    assert "\ntest: logistic pentanomial SPRT (the test before luck adjustment)\n" in result.output
 
 
 def test_jass_plays_team_against_team() -> None:

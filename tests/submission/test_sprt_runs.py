@@ -27,7 +27,9 @@ from arena.submission import pipeline
 from arena.submission.pipeline import requeue_interrupted, work_once
 from arena.submission.sprt import MIN_PAIRS
 from arena.submission.sprt_play import play_batch
-from arena.submission.sprt_runs import SprtSettings, history, oldest_open, run_json, run_of, store_batch
+from arena.submission.normalized_sprt import load_test
+from arena.submission.sprt_runs import (SprtSettings, counted_pairs, history, oldest_open, run_json, run_of,
+                                        store_batch)
 from arena.submission.submissions import receive
 from referee.sandbox import SandboxConfig, SandboxMode
 from tests.ladder.helpers import write_config
@@ -113,11 +115,17 @@ def test_the_worker_finds_the_gin_heuristic_stronger_than_the_random_version_bef
         assert [pairs for pairs, _ in points] == [min(4 * k, run.test.pairs) for k in range(1, len(points) + 1)]
         assert points[-1][1] == run.test.llr >= run.test.bounds[1] and run.finished_at is not None
         log = (data_dir / "logs" / f"{new.id}.log").read_text()
-        assert "== SPRT run 1 against anns-gin@1.0: opened (Elo [0, 10], alpha 0.05, beta 0.05, at most 2000 pairs)" \
-            in log
+        assert f"== SPRT run 1 against anns-gin@1.0: opened ({run.test.describe()}; normalized Elo [0, 10], alpha 0.05," \
+            " beta 0.05, at most 2000 pairs)" in log
+        assert run.test.name == "normalized"  # new runs use the new test
+        recomputed = load_test(SprtSettings().test("gin_rummy").to_json())
+        for _, _, points, adjusted, raw in counted_pairs(db, run.id):  # every counted pair stored, in order
+            recomputed.record(points, adjusted, raw)
+        assert recomputed.to_json() == run.test.to_json()
         assert run_of(db, old.id) is None  # a first version has nothing to be tested against
         shown = json.loads(json.dumps(run_json(db, run), allow_nan=False))  # as the API sends it: no Infinity
         assert shown["verdict"] == "stronger" and shown["pentanomial"] == run.test.counts
+        assert shown["test"] == "normalized" and shown["describe"] == run.test.describe()
         assert shown["elo"] is None if shown["score"] == 1.0 else shown["elo"] > 0
 
 

@@ -7,10 +7,15 @@ layering change moved those three tables' definitions into :mod:`arena.league.st
 played Yahtzee tournament, a ladder with a paused status, two users and a web session, two
 submitted versions of one bot made active by the worker, a rating prior for the newer one,
 and its SPRT run with one stored batch (an SQL dump, as ``data/schema3.sql``).
+
+``data/schema12_sprt.sql`` is the same league opened by arena at commit 0dcdc72 (schema 12,
+before the normalised SPRT) whose SPRT run that arena's :func:`store_batch` played on to its
+verdict, "stronger", with the logistic test of the time.
 """
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -20,7 +25,8 @@ import pytest
 from arena.league.storage import SCHEMA_VERSION, Database
 from arena.runs.ladder_store import entrants, ladders, status
 from arena.submission import accounts
-from arena.submission.sprt_runs import history, run_of
+from arena.submission.sprt import SPRT
+from arena.submission.sprt_runs import counted_pairs, history, run_json, run_of
 from arena.submission.submissions import submissions
 
 DATA = Path(__file__).parent / "data"
@@ -95,4 +101,23 @@ def test_an_older_league_migrates_to_exactly_the_schema_of_a_fresh_file(tmp_path
     path = load(dump, tmp_path / "league.db")
     with Database(path) as db:
         assert db.schema_version() == SCHEMA_VERSION
+    assert schema(path) == schema(fresh(tmp_path))
+
+
+def test_an_sprt_run_stored_before_the_normalised_test_keeps_its_test_and_verdict(tmp_path: Path) -> None:
+    path = load("schema12_sprt.sql", tmp_path / "league.db")
+    conn = sqlite3.connect(path)
+    stored = conn.execute("SELECT state, verdict FROM sprt_runs WHERE submission_id = 2").fetchone()
+    conn.close()
+    with Database(path) as db:
+        assert db.schema_version() == SCHEMA_VERSION and db.integrity_problems() == []
+        run = run_of(db, 2)
+        assert run is not None and run.verdict == stored[1] == "stronger"
+        assert isinstance(run.test, SPRT) and run.test.name == "logistic"  # read with the test it was played with
+        assert run.test.llr == json.loads(stored[0])["llr"] and run.test.verdict is not None
+        assert run.test.verdict.value == "stronger" and run.test.counts == [0, 0, 3, 2, 14]
+        shown = run_json(db, run)
+        assert (shown["test"], shown["elo_unit"], shown["verdict"]) == ("logistic", "logistic", "stronger")
+        assert counted_pairs(db, run.id) == []  # its pairs were never stored; the state holds the test
+        assert [pairs for pairs, _ in history(db, run.id)] == [2, 19]
     assert schema(path) == schema(fresh(tmp_path))

@@ -87,6 +87,7 @@ def test_the_author_reads_the_run_as_json(runs: Runs) -> None:
         runs.tested, runs.first, "yahtzee", "dice")
     assert run["new"]["bot"] == f"anns-bot@{HTML_VERSION}" and run["old"]["bot"] == "anns-bot@1.0"
     assert (run["elo0"], run["elo1"], run["alpha"], run["beta"], run["max_pairs"]) == (0.0, 10.0, 0.05, 0.05, 4)
+    assert (run["test"], run["elo_unit"]) == ("normalized", "normalized") and run["describe"].startswith("normalized")
     assert run["lower"] == pytest.approx(-2.944, abs=1e-3) and run["upper"] == pytest.approx(2.944, abs=1e-3)
     assert run["pairs"] == run["played"] == sum(run["pentanomial"]) == 2 and len(run["pentanomial"]) == 5
     assert run["history"] == [{"pairs": 2, "llr": run["llr"]}]
@@ -122,6 +123,9 @@ def test_the_page_draws_the_llr_and_escapes_the_bot_names(runs: Runs) -> None:
     assert '<svg class="chart llr"' in page and "<polyline" in page and "2 pairs</text>" in page
     assert "stronger at 2.94" in page and "not stronger at -2.94" in page
     assert "2 counted of 2 played (at most 4)" in page and "<strong>Running</strong>" in page
+    run = run_of(runs.db, runs.tested)
+    assert run is not None and f'<td id="test">{run.test.describe()}</td>' in page  # the page says which test
+    assert "(normalized), alpha 0.05" in page
     status, _, page = ann.request("GET", f"/submissions/{runs.tested}")  # the submission's page links its run
     assert status == 200 and f'href="/submissions/{runs.tested}/sprt">SPRT against the previous version: running' in page
 
