@@ -827,13 +827,14 @@ class Database:
                               (status, runner_pid, finished, tid))
 
     def delete_tournament(self, tid: int) -> int:
-        """Delete a tournament, its entrants and its matches with their seats and rating history,
-        in one transaction; returns how many matches went.  Ratings must be recomputed after."""
+        """Delete a tournament, its entrants and its matches with their seats, rating history and
+        luck reports, in one transaction; returns how many matches went.  Ratings must be recomputed after."""
         tournament = self.tournament(tid)
         with self.transaction():
             ids = "SELECT id FROM matches WHERE tournament_id = ?"
             self.conn.execute(f"DELETE FROM rating_history WHERE match_id IN ({ids})", (tid,))
             self.conn.execute(f"DELETE FROM match_seats WHERE match_id IN ({ids})", (tid,))
+            self.conn.execute(f"DELETE FROM match_luck WHERE match_id IN ({ids})", (tid,))
             deleted = self.conn.execute("DELETE FROM matches WHERE tournament_id = ?", (tid,)).rowcount
             self.conn.execute("DELETE FROM tournament_bots WHERE tournament_id = ?", (tid,))
             self.conn.execute("DELETE FROM tournament_stats WHERE tournament_id = ?", (tid,))

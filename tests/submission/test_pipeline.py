@@ -47,9 +47,11 @@ run_bot(decide, name="crasher", version="1.0", games=["*"])
 @pytest.fixture()
 def league(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[Database, Path]]:
     """A league file with the Yahtzee ladder "dice" (tables of 2) and the users ann and ben;
-    builds go to a store of the test's own."""
+    builds go to a store of the test's own.  The ladder rates with TrueSkill, whose ratings a
+    new version's prior carries (the score model refits from every match and takes no prior:
+    docs/ratings.md)."""
     monkeypatch.setenv("ARENA_BUILDS", str(tmp_path / "builds"))
-    config = load_config(write_config(tmp_path, [RANDOM_BOT]))
+    config = load_config(write_config(tmp_path, [RANDOM_BOT], ladder='rating = "trueskill"'))
     with Database(config.db) as db:
         open_ladder(db, config.ladders[0], config)
         accounts.add_user(db, "ann")

@@ -56,16 +56,18 @@ class TestResults:
         if fmt == "json":
             rows = json.loads(result.output)
             assert [row["bot"] for row in rows] == ["gin-heuristic", "random"]
-            assert set(rows[0]) == {"rank", "bot", "version", "mu", "sigma", "conservative", "matches", "wins",
-                                    "mean_score", "faults", "best_rank", "worst_rank", "tied_with"}
+            assert set(rows[0]) == {"model", "rank", "bot", "version", "mu", "sigma", "conservative", "matches", "wins",
+                                    "mean_score", "faults", "los_next", "best_rank", "worst_rank", "tied_with"}
+            assert rows[0]["model"] == "trueskill" and rows[1]["los_next"] is None  # a tournament's default; last row
+            assert 0.5 <= rows[0]["los_next"] <= 1
             # two matches cannot separate them: each may still be first or second
             assert [(r["best_rank"], r["worst_rank"], r["tied_with"]) for r in rows] == [(1, 2, [2]), (1, 2, [1])]
             assert rows[0]["conservative"] == pytest.approx(rows[0]["mu"] - 3 * rows[0]["sigma"], abs=0.001)
             assert isinstance(rows[0]["matches"], int) and isinstance(rows[0]["mean_score"], float)
         elif fmt == "csv":
             lines = result.output.splitlines()
-            assert lines[0] == ("rank,bot,version,mu,sigma,conservative,matches,wins,mean_score,faults,"
-                                "best_rank,worst_rank,tied_with")
+            assert lines[0] == ("model,rank,bot,version,mu,sigma,conservative,matches,wins,mean_score,faults,"
+                                "los_next,best_rank,worst_rank,tied_with")
             assert lines[1].endswith(",1,2,2")  # one value per cell: the ranks space-separated
         elif fmt == "markdown":
             assert "| rank | bot | version |" in result.output and "| ranks | tied with |" in result.output

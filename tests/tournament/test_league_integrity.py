@@ -42,12 +42,13 @@ def assert_one_line_error(result: Any, text: str) -> None:
     assert "Traceback" not in result.output
 
 
-POSITIONS = ("rank", "best_rank", "worst_rank", "tied_with")
+POSITIONS = ("rank", "best_rank", "worst_rank", "tied_with", "los_next")
 """Keys of `arena ratings --format json` that are places in the table, not the bot's own figures."""
 
 
 def league_ratings(db: Path) -> list[dict[str, Any]]:
-    """The league's own rows (their rank and rank range aside, which new entrants may shift)."""
+    """The league's own rows (their rank, rank range and LOS against the next row aside, which new
+    entrants may shift)."""
     result = invoke("ratings", "--game", "yahtzee", "--format", "json", "--db", str(db))
     assert result.exit_code == 0, result.output
     return [{key: value for key, value in row.items() if key not in POSITIONS}

@@ -8,7 +8,7 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
-from arena.league.storage import Database, ScheduledMatch
+from arena.league.storage import SCHEMA_VERSION, Database, ScheduledMatch
 from referee.luck import LuckReport, analyse, report_json
 from referee.result import MatchRecord
 
@@ -54,6 +54,6 @@ def test_an_older_file_gains_the_table_and_keeps_its_matches(tmp_path: Path, rec
     with Database(path, readonly=True) as reader:
         assert not reader.has_luck and reader.luck_report(ids[0]) is None
     with Database(path) as writer:
-        assert writer.has_luck and writer.schema_version() == 12
+        assert writer.has_luck and writer.schema_version() == SCHEMA_VERSION
         assert writer.match_record(ids[0]) == records[0]
         assert writer.matches_without_luck("yahtzee/1") == ids
