@@ -15,6 +15,8 @@ from typing import Any, Final
 
 import numpy as np
 
+from arena.v1 import bot_pb2
+from referee import wire
 from referee.games.base import Game, State
 from referee.games.cards import Card
 
@@ -86,3 +88,30 @@ class Codec(ABC):
     @abstractmethod
     def action_name(self, index: int) -> str:
         """What an index means, for people (docs, errors)."""
+
+    # --- a bot's side: the protocol messages a seat is sent (arena.envs.policy) ------------------
+    def decode(self, message: bot_pb2.Observation) -> Any:
+        """The observation :meth:`encode` reads, rebuilt from the protocol message a bot is sent,
+        so that a bot encodes exactly what the environment gave its policy in training.
+
+        :raises NotImplementedError: for a game whose codec has no decoder yet.
+        """
+        raise NotImplementedError(f"{self.game.name}: the codec cannot yet decode a protocol observation; "
+                                  "serve the policy with vectors=False (it gets the message and the legal actions)")
+
+    def message_indices(self, observation: Any, legal: Sequence[bot_pb2.Action]) -> list[int]:
+        """The action-space index of each legal action message (a bot's ``legal_actions``), for
+        a codec whose map does not depend on the position (:class:`ActionIndex`).
+
+        :raises NotImplementedError: for a codec whose map does (it needs its own).
+        :raises KeyError: for an action outside the map.
+        """
+        index = getattr(self, "_index", None)
+        if not isinstance(index, ActionIndex):
+            raise NotImplementedError(f"{self.game.name}: its action map depends on the position")
+        if not hasattr(self, "_by_message"):
+            module = wire.game_module(self.game.name)
+            self._by_message = {module.action(action).SerializeToString(deterministic=True): i
+                                for action, i in index.by_value.items()}
+        field = wire.game_module(self.game.name).FIELD
+        return [self._by_message[getattr(action, field).SerializeToString(deterministic=True)] for action in legal]
