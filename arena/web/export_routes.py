@@ -24,7 +24,7 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, Response
 from starlette.routing import Route
 
-from arena.league.export import FORMATS, ExportError, MatchFilter, export
+from arena.league.export import FORMATS, ExportError, MatchFilter, export, played_matches
 from arena.league.storage import Database, MatchRow, NotFoundError
 from arena.runs.ladder_store import is_ladder
 from arena.submission.web_auth import request_user
@@ -68,7 +68,7 @@ def _download(request: Request, where: MatchFilter, fmt: str, filename: str) -> 
     target = Path(name)
     try:
         with store.connect() as db:
-            count = _count(db, where, cap)
+            count = _count(db, where, cap)  # under the request's time limit
             if count > cap:
                 raise BadRequest(f"this download would hold {count:,} matches{' or more' * (count == cap + 1)}, "
                                  f"over this server's limit of {cap:,}: narrow it with ?since= and ?until= (dates, "
@@ -90,9 +90,17 @@ def _download(request: Request, where: MatchFilter, fmt: str, filename: str) -> 
 
 
 def _count(db: Database, where: MatchFilter, cap: int) -> int:
-    """Played matches ``where`` admits (dates aside), at most ``cap + 1``."""
-    return db.count_matches(game=where.game, variant=where.variant, tournament_id=where.tournament_id,
-                            status="done", cap=cap)
+    """Played matches ``where`` admits, dates included, counted up to ``cap + 1`` (under the
+    request's query time limit: a window that takes too long to find is a 503)."""
+    if where.since is None and where.until is None:
+        return db.count_matches(game=where.game, variant=where.variant, tournament_id=where.tournament_id,
+                                status="done", cap=cap)
+    found = 0
+    for batch in played_matches(db, where):
+        found += len(batch)
+        if found > cap:
+            return cap + 1
+    return found
 
 
 def game_export(request: Request) -> Response:

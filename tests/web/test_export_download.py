@@ -89,3 +89,7 @@ def test_a_public_server_gives_settled_matches_only_and_refuses_past_its_cap(lea
     with Server(db, export_max_matches=2) as server:
         status, _, body = Client(server).request("GET", GAME)
         assert status == 400 and "limit of 2:" in body and "?since=" in body
+        status, _, body = Client(server).request("GET", GAME + "?since=2000-01-01&until=2000-01-02")
+        assert status == 200 and rows_of(body) == []  # a span of no matches is under the cap
+        status, _, body = Client(server).request("GET", GAME + "?since=yesterday")
+        assert status == 400 and "since must be a date" in body
