@@ -67,6 +67,8 @@ class Codec(ABC):
     """Size of the ``Discrete`` action space."""
     vector_size: int
     """Length of the observation vector."""
+    _by_message: dict[bytes, int] | None = None
+    """Serialised action message -> index (:meth:`message_indices`, built on first use)."""
 
     def __init__(self, game: Game) -> None:
         self.game = game
@@ -106,12 +108,12 @@ class Codec(ABC):
         :raises NotImplementedError: for a codec whose map does (it needs its own).
         :raises KeyError: for an action outside the map.
         """
-        index = getattr(self, "_index", None)
-        if not isinstance(index, ActionIndex):
-            raise NotImplementedError(f"{self.game.name}: its action map depends on the position")
-        if not hasattr(self, "_by_message"):
-            module = wire.game_module(self.game.name)
+        module = wire.game_module(self.game.name)
+        if self._by_message is None:
+            index = getattr(self, "_index", None)
+            if not isinstance(index, ActionIndex):
+                raise NotImplementedError(f"{self.game.name}: its action map depends on the position")
             self._by_message = {module.action(action).SerializeToString(deterministic=True): i
                                 for action, i in index.by_value.items()}
-        field = wire.game_module(self.game.name).FIELD
-        return [self._by_message[getattr(action, field).SerializeToString(deterministic=True)] for action in legal]
+        by_message = self._by_message
+        return [by_message[getattr(action, module.FIELD).SerializeToString(deterministic=True)] for action in legal]
