@@ -10,11 +10,11 @@ seat orders) with the sample size, the seeds and a 95% Wilson interval.
 
 Bots run with ``--sandbox none`` by default: the referee stops a sandboxed bot by killing its
 PID namespace, so no process waits for the bot's own processes and their CPU never reaches
-``RUSAGE_CHILDREN`` (the total would leave the bots out).  ``--sandbox bwrap`` runs the example as a server would (the wall
-times are then the figure; the bots' CPU is missing from the total).
+``RUSAGE_CHILDREN`` (the total would leave the bots out).  ``--sandbox bwrap`` runs the
+example as a server would (the wall times are then the figure; the bots' CPU is missing).
 
-    python benchmarks/learned_gin.py [--rounds 100] [--epochs 30] [--eval-rounds 100] [--seed 1]
-                                     [--sandbox none|bwrap|auto] [--keep DIR]
+    python benchmarks/learned_gin.py [--rounds 100] [--epochs 30] [--eval-rounds 100]
+                                     [--seed 1] [--sandbox none|bwrap|auto] [--keep DIR]
 """
 
 from __future__ import annotations

@@ -71,7 +71,8 @@ class PolicyDecide:
         """
         return self._observe(message, legal)[0]
 
-    def _observe(self, message: bot_pb2.Observation, legal: Sequence[bot_pb2.Action]) -> tuple[dict[str, Any], list[int]]:
+    def _observe(self, message: bot_pb2.Observation,
+                 legal: Sequence[bot_pb2.Action]) -> tuple[dict[str, Any], list[int]]:
         """:meth:`observe` and the action-space index of each legal action, in order."""
         field = message.WhichOneof("game")
         if field != self.game.name:
@@ -96,9 +97,11 @@ class PolicyDecide:
                             None)
             what = f"action message {choice.text or choice}"
         elif isinstance(choice, (int, np.integer)) and not isinstance(choice, bool):
-            position = indices.index(int(choice)) if int(choice) in indices else None
-            what = (f"action {int(choice)} ({self.codec.action_name(int(choice))})"
-                    if 0 <= int(choice) < self.codec.num_actions else f"action {int(choice)} (outside the action space)")
+            index = int(choice)
+            position = indices.index(index) if index in indices else None
+            inside = 0 <= index < self.codec.num_actions
+            meaning = self.codec.action_name(index) if inside else "outside the action space"
+            what = f"action {index} ({meaning})"
         else:
             raise TypeError(f"the policy returned {type(choice).__name__}: return an index of the action space "
                             "or one of the legal action messages")

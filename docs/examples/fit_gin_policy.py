@@ -107,9 +107,9 @@ def main(argv: list[str] | None = None) -> None:
     params = fit(x[~held], mask[~held], y[~held], hidden=args.hidden, epochs=args.epochs, seed=args.seed)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     np.savez(args.out, **params, game=np.array("gin_rummy"), variant=np.array(variant))
-    print(f"{len(y)} decisions of {args.bot} ({variant}); agrees with it on {accuracy(params, x[~held], mask[~held], y[~held]):.1%} "
-          f"of the training decisions, {accuracy(params, x[held], mask[held], y[held]):.1%} of the {held.sum()} held out; "
-          f"{time.process_time() - started:.1f} s CPU; wrote {args.out}")
+    trained, unseen = accuracy(params, x[~held], mask[~held], y[~held]), accuracy(params, x[held], mask[held], y[held])
+    print(f"{len(y)} decisions of {args.bot} ({variant}); agrees with it on {trained:.1%} of the training decisions, "
+          f"{unseen:.1%} of the {held.sum()} held out; {time.process_time() - started:.1f} s CPU; wrote {args.out}")
 
 
 if __name__ == "__main__":

@@ -42,7 +42,8 @@ def played(db: Path) -> dict[int, list[str]]:
     return seats
 
 
-def test_hidden_replays_give_an_author_only_their_seats_and_a_stranger_nothing(hidden: Server, league) -> None:  # noqa: F811
+def test_hidden_replays_give_an_author_only_their_seats_and_a_stranger_nothing(
+        hidden: Server, league) -> None:  # noqa: F811
     db, tokens, _ = league
     matches = played(db)
     status, body = download(Client(hidden), GAME, tokens["alice"])
@@ -61,7 +62,8 @@ def test_hidden_replays_give_an_author_only_their_seats_and_a_stranger_nothing(h
         assert status == 200 and rows_of(body) == []
 
 
-def test_a_public_server_gives_settled_matches_only_and_refuses_past_its_cap(league, tmp_path: Path) -> None:  # noqa: F811
+def test_a_public_server_gives_settled_matches_only_and_refuses_past_its_cap(
+        league, tmp_path: Path) -> None:  # noqa: F811
     """One played match's deal is made unsettled (another match of its tournament, pending,
     deals the same seed): its rows stay out until that one is played."""
     source, _, _ = league
