@@ -11,6 +11,8 @@ tests can run a bot in process on a port of their choosing (``127.0.0.1:0`` pick
 
 ``observation`` is an ``arena.v1.Observation`` and ``legal_actions`` a sequence of
 ``arena.v1.Action``; both are documented in ``proto/arena/v1/`` and ``docs/protocol.md``.
+A policy trained in :mod:`arena.envs` (vectors, action masks, the fixed action space) is
+served by :func:`arena.envs.policy.run_policy`, which builds on this module.
 """
 
 from __future__ import annotations

@@ -213,17 +213,23 @@ def release_uid(uid: int) -> None:
 # --- the command -------------------------------------------------------------------------------------
 def python_runtime() -> list[Path]:
     """What ``{python}`` needs to run the SDK: the interpreter's installation, the virtual
-    environment, the ``arena`` package's folder (in site-packages, or in a source checkout
-    for an editable install), and the site-packages folders of the SDK's dependencies
-    wherever pip put them (outside the environment for ``pip install --user``)."""
+    environment, the ``arena`` and ``referee`` packages' folders (in site-packages, or in a
+    source checkout for an editable install), and the site-packages folders of the SDK's
+    dependencies wherever pip put them (outside the environment for ``pip install --user``).
+
+    ``referee`` is shown because a learned bot's adapter (:mod:`arena.envs.policy`) encodes
+    observations with the engines' codecs; an installed arena has it in site-packages, which
+    the sandbox shows anyway, so a checkout now shows what an installation does.  It is
+    public code, read-only, and holds no match's secrets."""
     import google.protobuf
     import grpc
     import grpc_health
 
     import arena
+    import referee
 
     paths = {Path(sys.prefix), Path(sys.base_prefix), Path(os.path.realpath(sys.executable)).parents[1],
-             Path(arena.__file__).resolve().parent}
+             Path(arena.__file__).resolve().parent, Path(referee.__file__).resolve().parent}
     for module in (grpc, grpc_health, google.protobuf):
         paths.add(Path(module.__file__).resolve().parents[module.__name__.count(".") + 1])
     return sorted(paths)

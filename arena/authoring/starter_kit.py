@@ -22,10 +22,14 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from arena.authoring import learned_kit
 from arena.resources import proto_files, sample_bots_dir
 from referee.games import game_class
 
 LANGUAGES = ("python", "node", "cpp", "go")
+TEMPLATES = ("random", "learned")
+"""``random``: the language's random bot; ``learned``: a Python bot that plays a saved model
+(:mod:`arena.authoring.learned_kit`)."""
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 """Bot names a kit accepts: they go into source code as string literals, so nothing to escape."""
 VERSION = "0.1"
@@ -34,6 +38,17 @@ DEBUG_ADDRESS = "127.0.0.1:50051"
 
 class StarterKitError(ValueError):
     """A kit that cannot be written (bad name or game, a folder that is not empty)."""
+
+
+@dataclass(frozen=True)
+class LearnedModel:
+    """The configuration a learned kit's untrained model is shaped for (the caller reads the
+    sizes from the game's codec, :mod:`arena.envs`, a part this layer may not import)."""
+
+    game: str
+    variant: str
+    vector_size: int
+    num_actions: int
 
 
 @dataclass(frozen=True)
@@ -261,14 +276,21 @@ def install_dependencies(folder: Path, language: str) -> str:
     return ""
 
 
-def write_starter_kit(folder: Path, language: str, *, name: str | None = None,
-                      games: tuple[str, ...] = ("*",)) -> list[Path]:
-    """Write a kit into ``folder`` (created; it must be empty or missing) and return its files.
+def write_starter_kit(folder: Path, language: str, *, name: str | None = None, games: tuple[str, ...] = ("*",),
+                      model: LearnedModel | None = None) -> list[Path]:
+    """Write a kit into ``folder`` (created; it must be empty or missing) and return its files:
+    the language's random bot, or with ``model`` the ``learned`` template (Python, one game).
 
-    :raises StarterKitError: for an unknown language, a bad name, or a folder with files in it.
+    :raises StarterKitError: for an unknown language, a bad name, a folder with files in it, or
+        a learned kit for another language or game than it supports.
     """
     if language not in FILES:
         raise StarterKitError(f"unknown language {language!r} (choose from {', '.join(LANGUAGES)})")
+    if model is not None and language != "python":
+        raise StarterKitError("the learned template is a Python bot (--language python)")
+    if model is not None and model.game not in learned_kit.GAMES:
+        raise StarterKitError(f"the learned template plays {', '.join(learned_kit.GAMES)} for now (the games whose "
+                              f"codec decodes protocol observations), not {model.game}")
     folder = Path(folder)
     name = name if name is not None else folder.resolve().name
     if not NAME.match(name):
@@ -276,14 +298,22 @@ def write_starter_kit(folder: Path, language: str, *, name: str | None = None,
     if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
         raise StarterKitError(f"{folder} exists and is not an empty folder")
     identity = Identity(name=name, games=tuple(games))
-    files = FILES[language](identity, sample_bots_dir()) | {"README.md": readme(identity, language)}
+    files: dict[str, str | bytes]
+    if model is not None:
+        files = learned_kit.learned_files(name, VERSION, model.game, model.variant, model.vector_size,
+                                          model.num_actions, sys.executable)
+    else:
+        files = {**FILES[language](identity, sample_bots_dir()), "README.md": readme(identity, language)}
     folder.mkdir(parents=True, exist_ok=True)
     folder.chmod(0o755)  # a root referee runs sandboxed bots as another user, who must read it
     written = []
     for relative, text in sorted(files.items()):
         path = folder / relative
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
+        if isinstance(text, bytes):
+            path.write_bytes(text)
+        else:
+            path.write_text(text, encoding="utf-8")
         if relative in EXECUTABLE:
             path.chmod(0o755)
         written.append(path)

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import click
 
-from arena.authoring.starter_kit import (BUILD, BUILD_STEP, LANGUAGES, StarterKitError, copy_proto_files,
-                                        install_dependencies, write_starter_kit)
+from arena.authoring.starter_kit import (BUILD, BUILD_STEP, LANGUAGES, TEMPLATES, LearnedModel, StarterKitError,
+                                        copy_proto_files, install_dependencies, write_starter_kit)
 from arena.cli.hints import arena_hint
 from arena.resources import doc_pages, docs_dir
 from referee.games import game_names
@@ -15,16 +15,26 @@ from referee.games import game_names
 
 @click.command("new-bot")
 @click.argument("folder_text", metavar="FOLDER")
-@click.option("--language", type=click.Choice(LANGUAGES), required=True, help="The bot's language.")
-@click.option("--game", "game", default=None, help="The game it plays (default: every game).")
+@click.option("--language", type=click.Choice(LANGUAGES), default=None,
+              help="The bot's language (required, but python for --template learned).")
+@click.option("--game", "game", default=None,
+              help="The game it plays (default: every game; gin_rummy for --template learned).")
 @click.option("--name", default=None, help="Its name (default: the folder's name).")
-def new_bot(folder_text: str, language: str, game: str | None, name: str | None) -> None:
+@click.option("--template", type=click.Choice(TEMPLATES), default="random", show_default=True,
+              help="random: plays random legal moves; learned: a Python bot that plays a saved numpy model "
+                   "(docs/learning.md).")
+@click.option("--variant", default=None, help="--template learned: the variant its model plays (default: the "
+                                              "game's first).")
+def new_bot(folder_text: str, language: str | None, game: str | None, name: str | None, template: str,
+            variant: str | None) -> None:
     """Write a starter kit into FOLDER: a bot that plays random legal moves, its manifest, the
     SDK and .proto files it needs, and a README on building, running, debugging and checking it.
 
     The kit builds and runs outside arena's repository; `arena check-bot FOLDER` passes and
     `arena submit FOLDER` uploads it as written: the C++ and Go kits have a build step that
     arena runs itself, and the Node.js kit's dependencies are installed here (npm ci).
+    With --template learned: a Python bot that loads model.npz (untrained until you train it,
+    docs/learning.md) and plays it through arena.envs.
     """
     if not folder_text.strip():
         raise click.BadParameter("give a folder name", param_hint="FOLDER")
@@ -32,8 +42,17 @@ def new_bot(folder_text: str, language: str, game: str | None, name: str | None)
     if game is not None and game not in game_names():
         raise click.BadParameter(f"unknown game {game!r} (choose from {', '.join(game_names())})",
                                  param_hint="--game")
+    model = None
+    if template == "learned":
+        language = language or "python"
+        game = game or "gin_rummy"
+        model = _learned_model(game, variant)
+    elif variant is not None:
+        raise click.BadParameter("only a learned kit has a variant (--template learned)", param_hint="--variant")
+    if language is None:
+        raise click.UsageError("Missing option '--language'.")
     try:
-        written = write_starter_kit(folder, language, name=name, games=(game,) if game else ("*",))
+        written = write_starter_kit(folder, language, name=name, games=(game,) if game else ("*",), model=model)
     except StarterKitError as error:
         raise click.ClickException(str(error)) from None
     except OSError as error:
@@ -48,6 +67,20 @@ def new_bot(folder_text: str, language: str, game: str | None, name: str | None)
                           if BUILD_STEP[language] else ""))
     click.echo(f"  {arena_hint('check-bot', folder)}")
     click.echo(f"{folder / 'README.md'} has the rest: debugging by address, playing a match, ...")
+
+
+def _learned_model(game: str, variant: str | None) -> LearnedModel:
+    """The sizes of ``game``'s codec, for the learned kit's untrained model."""
+    from arena.envs.codecs import make_codec
+    from referee.games import make_game
+    from referee.games.base import SettingsError
+
+    try:
+        configured = make_game(game, variant=variant)
+    except SettingsError as error:
+        raise click.BadParameter(str(error), param_hint="--variant") from None
+    codec = make_codec(configured)
+    return LearnedModel(game, configured.variant, codec.vector_size, codec.num_actions)
 
 
 @click.command("proto")

@@ -50,10 +50,14 @@ from arena.league.storage import StorageError
 @click.option("--hide-replays", is_flag=True,
               help="Match records, replays and move lists only for admins and the authors of a bot that sat in "
                    "the match (404 for others; without --accounts, for everyone); match lists and results stay public.")
+@click.option("--export-max-matches", type=click.IntRange(min=1), default=200, show_default=True,
+              help="Most matches one dataset download (a game's or a ladder's decisions) may hold; larger ones are "
+                   "refused with how to narrow them (docs/web.md, \"Datasets\").")
 def serve(host: str, port: int, db_path: Path, play: bool, play_db: Path | None, play_max_open_per_visitor: int,
           play_max_running: int, play_move_timeout: float, sandbox: str, accounts: bool,
           open_registration: bool, uploads: bool, data_dir: Path | None, max_upload_mb: int,
-          max_uploads_per_hour: int, max_refused_uploads_per_hour: int, proxies: str, hide_replays: bool) -> None:
+          max_uploads_per_hour: int, max_refused_uploads_per_hour: int, proxies: str, hide_replays: bool,
+          export_max_matches: int) -> None:
     """Serve leaderboards, head-to-head, tournaments, matches and replays of a database, read-only.
 
     Opens the file read-only (it can be served while a tournament writes to it); see
@@ -104,6 +108,7 @@ def serve(host: str, port: int, db_path: Path, play: bool, play_db: Path | None,
     try:
         run_server(db_path, host=host, port=port, announce=click.echo, play=config,
                    accounts=AccountsConfig(open_registration=open_registration) if accounts else None,
-                   uploads=upload_config, proxies=trusted, hide_replays=hide_replays)
+                   uploads=upload_config, proxies=trusted, hide_replays=hide_replays,
+                   export_max_matches=export_max_matches)
     except (StorageError, ListenError) as error:
         raise click.ClickException(str(error)) from None

@@ -9,15 +9,23 @@
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from pettingzoo.utils import wrappers
-
-from arena.envs.aec import REWARDS, ArenaEnv, MessageSpace
+if TYPE_CHECKING:
+    from arena.envs.aec import REWARDS, ArenaEnv, MessageSpace
 
 __all__ = ["REWARDS", "ArenaEnv", "MessageSpace", "env", "gin_rummy", "jass", "raw_env", "yahtzee", "yaniv",
            "yoninkan"]
+
+
+def __getattr__(name: str) -> Any:
+    """``REWARDS``, ``ArenaEnv`` and ``MessageSpace`` on first use: a learned bot imports
+    :mod:`arena.envs.policy`, which needs neither PettingZoo nor its start-up time."""
+    if name in ("REWARDS", "ArenaEnv", "MessageSpace"):
+        return getattr(importlib.import_module("arena.envs.aec"), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def raw_env(game: str, *, variant: str | None = None, num_players: int | None = None,
@@ -26,12 +34,16 @@ def raw_env(game: str, *, variant: str | None = None, num_players: int | None = 
 
     ``options``: ``rewards`` ("ranking", "score", "hand"), ``messages``, ``render_mode``.
     """
+    from arena.envs.aec import ArenaEnv
+
     return ArenaEnv(game, variant=variant, num_players=num_players, settings=settings, **options)
 
 
 def env(game: str, *, variant: str | None = None, num_players: int | None = None,
         settings: Mapping[str, Any] | None = None, **options: Any) -> Any:
     """The environment in PettingZoo's usual order checks (``OrderEnforcingWrapper``)."""
+    from pettingzoo.utils import wrappers
+
     return wrappers.OrderEnforcingWrapper(raw_env(game, variant=variant, num_players=num_players, settings=settings,
                                                   **options))
 

@@ -15,6 +15,8 @@ from typing import Any, Final
 
 import numpy as np
 
+from arena.v1 import bot_pb2
+from referee import wire
 from referee.games.base import Game, State
 from referee.games.cards import Card
 
@@ -65,6 +67,8 @@ class Codec(ABC):
     """Size of the ``Discrete`` action space."""
     vector_size: int
     """Length of the observation vector."""
+    _by_message: dict[bytes, int] | None = None
+    """Serialised action message -> index (:meth:`message_indices`, built on first use)."""
 
     def __init__(self, game: Game) -> None:
         self.game = game
@@ -86,3 +90,30 @@ class Codec(ABC):
     @abstractmethod
     def action_name(self, index: int) -> str:
         """What an index means, for people (docs, errors)."""
+
+    # --- a bot's side: the protocol messages a seat is sent (arena.envs.policy) ------------------
+    def decode(self, message: bot_pb2.Observation) -> Any:
+        """The observation :meth:`encode` reads, rebuilt from the protocol message a bot is sent,
+        so that a bot encodes exactly what the environment gave its policy in training.
+
+        :raises NotImplementedError: for a game whose codec has no decoder yet.
+        """
+        raise NotImplementedError(f"{self.game.name}: the codec cannot yet decode a protocol observation; "
+                                  "serve the policy with vectors=False (it gets the message and the legal actions)")
+
+    def message_indices(self, observation: Any, legal: Sequence[bot_pb2.Action]) -> list[int]:
+        """The action-space index of each legal action message (a bot's ``legal_actions``), for
+        a codec whose map does not depend on the position (:class:`ActionIndex`).
+
+        :raises NotImplementedError: for a codec whose map does (it needs its own).
+        :raises KeyError: for an action outside the map.
+        """
+        module = wire.game_module(self.game.name)
+        if self._by_message is None:
+            index = getattr(self, "_index", None)
+            if not isinstance(index, ActionIndex):
+                raise NotImplementedError(f"{self.game.name}: its action map depends on the position")
+            self._by_message = {module.action(action).SerializeToString(deterministic=True): i
+                                for action, i in index.by_value.items()}
+        by_message = self._by_message
+        return [by_message[getattr(action, module.FIELD).SerializeToString(deterministic=True)] for action in legal]

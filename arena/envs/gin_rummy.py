@@ -20,13 +20,16 @@ from typing import Any, Final
 import numpy as np
 
 from arena.envs.codec import ActionIndex, Codec, card_slot
+from arena.v1 import bot_pb2, gin_rummy_pb2
 from referee.games import gin_rummy as gr
 from referee.games.base import Game, State
+from referee.games.cards import Card
 from referee.games.gin_rummy_melds import CARDS
 
 _DISCARD: Final = 4
 _KNOCK: Final = 56
 _PHASES: Final = {"offer": 0, "draw": 1, "discard": 2, "over": 3}
+_PHASE_NAMES: Final = {getattr(gin_rummy_pb2.GinRummyObservation, f"PHASE_{name.upper()}"): name for name in _PHASES}
 
 
 class GinRummyCodec(Codec):
@@ -82,3 +85,16 @@ class GinRummyCodec(Codec):
         knock = index >= _KNOCK
         card = CARDS[index - (_KNOCK if knock else _DISCARD)]
         return f"discard {card}" + (" knock" if knock else "")
+
+    def decode(self, message: bot_pb2.Observation) -> gr.GinRummyObservation:
+        """Every field but ``last_hand`` (``None``: the vector does not read it)."""
+        m = message.gin_rummy
+        cards = Card.parse
+        return gr.GinRummyObservation(
+            seat=m.seat, variant=m.variant, phase=_PHASE_NAMES[m.phase], current_player=m.current_player,
+            hand=tuple(map(cards, m.hand)), deadwood=m.deadwood,
+            taken_card=cards(m.taken_card) if m.taken_card else None,
+            discard_pile=tuple(map(cards, m.discard_pile)), opponent_took=tuple(map(cards, m.opponent_took)),
+            opponent_hand_size=m.opponent_hand_size, stock_size=m.stock_size, dealer=m.dealer,
+            hand_number=m.hand_number, knock_limit=m.knock_limit, doubled=m.doubled, scores=tuple(m.scores),
+            hands_won=tuple(m.hands_won), target=m.target, hands_to_win=m.hands_to_win, last_hand=None)

@@ -33,7 +33,8 @@ from arena.league.queries import age_text, counted
 from arena.submission import web_auth, web_submit
 from arena.submission.submissions import remove_stale_staging
 from arena.submission.web_auth import AccountsConfig, AccountsDoor
-from arena.web import api, author_pages, docs, ladder_admin, pages, play_routes, replay_routes, rules, sprt_pages
+from arena.web import (api, author_pages, docs, export_routes, ladder_admin, pages, play_routes, replay_routes, rules,
+                       sprt_pages)
 from arena.web.charts import win_colour
 from arena.web.data import BadRequest, NotFound, lower_scores_win
 from arena.web.play import PlayConfig, PlayManager
@@ -110,7 +111,7 @@ async def _http_error(request: Request, exc: Any) -> Response:
 
 def create_app(db_path: str | Path, play: PlayConfig | None = None, query_seconds: float = QUERY_SECONDS,
                accounts: AccountsConfig | None = None, uploads: web_submit.UploadsConfig | None = None,
-               hide_replays: bool = False) -> Starlette:
+               hide_replays: bool = False, export_max_matches: int = export_routes.EXPORT_MAX_MATCHES) -> Starlette:
     """The web app over the database at ``db_path``, opened read-only now; each request's
     queries may take ``query_seconds``.  With ``play``, also the Play area, where visitors
     play against bots (:mod:`.play_routes`); with ``accounts``, sign-in and API tokens, an
@@ -118,6 +119,7 @@ def create_app(db_path: str | Path, play: PlayConfig | None = None, query_second
     uploads (:mod:`arena.submission.web_submit`), after removing the stale staging folders
     an interrupted upload left (``app.state.stale_staging`` lists them).  With
     ``hide_replays``, match records only for admins and their bots' authors (:mod:`.bot_output`).
+    A dataset download holds at most ``export_max_matches`` matches (:mod:`.export_routes`).
 
     :raises StorageError: if a file is missing or not an arena database.
     """
@@ -141,7 +143,7 @@ def create_app(db_path: str | Path, play: PlayConfig | None = None, query_second
                 *(ladder_admin.routes if accounts is not None else []),
                 *(web_submit.routes + author_pages.routes + sprt_pages.routes if uploads is not None else []),
                 *(play_routes.routes if manager is not None else []),
-                *pages.routes, *rules.routes, *docs.routes, Mount("/api", routes=[*api.routes, *replay_routes.routes]),
+                *pages.routes, *export_routes.routes, *rules.routes, *docs.routes, Mount("/api", routes=[*api.routes, *replay_routes.routes]),
                 Mount("/static", app=StaticFiles(packages=[("arena.web", "static")]), name="static")],
         exception_handlers={NotFound: _not_found, BadRequest: _bad_request, QueryTooSlow: _too_slow,
                             HTTPException: _http_error},
@@ -152,6 +154,7 @@ def create_app(db_path: str | Path, play: PlayConfig | None = None, query_second
     app.state.uploads = web_submit.Uploads(uploads) if uploads is not None else None
     app.state.stale_staging = remove_stale_staging(uploads.data_dir) if uploads is not None else []
     app.state.hide_replays = hide_replays
+    app.state.export_max_matches = export_max_matches
     app.state.play_secret = secrets.token_bytes(32)
     app.state.templates = _templates()
     app.add_middleware(SecurityHeaders)

@@ -12,6 +12,7 @@ import uvicorn
 from arena.submission.web_auth import AccountsConfig
 from arena.submission.web_submit import UploadsConfig
 from arena.web.app import create_app
+from arena.web.export_routes import EXPORT_MAX_MATCHES
 from arena.web.play import PlayConfig
 
 DEFAULT_HOST = "127.0.0.1"
@@ -73,11 +74,12 @@ def listen(host: str, port: int) -> socket.socket:
 def serve(db_path: str | Path, *, host: str = DEFAULT_HOST, port: int = DEFAULT_PORT,
           announce: Callable[[str], None] = print, play: PlayConfig | None = None,
           accounts: AccountsConfig | None = None, uploads: UploadsConfig | None = None,
-          proxies: list[str] | None = None, hide_replays: bool = False) -> None:
+          proxies: list[str] | None = None, hide_replays: bool = False,
+          export_max_matches: int = EXPORT_MAX_MATCHES) -> None:
     """Serve the database read-only until Ctrl-C (with ``play``, the Play area too; with
     ``accounts``, sign-in and API tokens, which write the database's accounts tables, and
     admins' changes to ladder entrants; with ``hide_replays``, match records only for admins
-    and their bots' authors).
+    and their bots' authors; ``export_max_matches``: the most matches one dataset download holds).
 
     ``proxies`` (default :data:`DEFAULT_PROXIES`) are the peers whose ``X-Forwarded-For`` and
     ``X-Forwarded-Proto`` are believed: the per-address limits then count the forwarded client,
@@ -87,7 +89,8 @@ def serve(db_path: str | Path, *, host: str = DEFAULT_HOST, port: int = DEFAULT_
     :raises StorageError: before serving, if a file is missing or not an arena database.
     :raises ListenError: before serving, if ``host:port`` cannot be listened on.
     """
-    app = create_app(db_path, play, accounts=accounts, uploads=uploads, hide_replays=hide_replays)
+    app = create_app(db_path, play, accounts=accounts, uploads=uploads, hide_replays=hide_replays,
+                     export_max_matches=export_max_matches)
     sock = listen(host, port)
     shown = f"[{host}]" if ":" in host else host
     announce(f"serving {db_path} read-only at http://{shown}:{port}/ (Ctrl-C stops)")

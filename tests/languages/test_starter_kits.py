@@ -205,3 +205,40 @@ def test_every_kit_readme_gives_the_same_play_commands_as_the_python_kit(tmp_pat
             write_starter_kit(kit := tmp_path / f"{language}-{game.strip('*')}", language, name="kit", games=games)
             commands.add(tuple(readme_commands((kit / "README.md").read_text(encoding="utf-8"), "arena ")))
         assert len(commands) == 1, (game, commands)
+
+
+@pytest.mark.slow
+def test_learned_kit_plays_its_model_in_the_sandbox_as_written_and_packs(tmp_path: Path) -> None:
+    """``--template learned``: the untrained model plays legal moves through arena.envs.policy
+    in the bubblewrap sandbox (which must show the bot the referee's engines and numpy), and
+    ``arena pack`` takes the kit, model file included."""
+    kit = tmp_path / "learner"
+    result = invoke("new-bot", str(kit), "--template", "learned")
+    assert result.exit_code == 0, result.output
+    manifest = tomllib.loads((kit / "bot.toml").read_text(encoding="utf-8"))
+    assert manifest["games"] == ["gin_rummy"] and manifest["command"] == ["{python}", "bot.py"]
+    assert "sandbox" not in manifest  # needs no folder outside its own
+    assert sorted(p.name for p in kit.iterdir()) == ["README.md", "bot.py", "bot.toml", "model.npz"]
+    result = invoke("check-bot", str(kit), "--sandbox", sandbox(), "--startup-timeout", "30", "--matches", "1")
+    assert result.exit_code == 0, result.output
+    assert "learner 0.1" in result.output and "games: gin_rummy" in result.output
+    assert "illegal" not in result.output
+    result = invoke("pack", str(kit), "--output", str(tmp_path / "learner.tar.gz"))
+    assert result.exit_code == 0, result.output
+    import tarfile
+    with tarfile.open(tmp_path / "learner.tar.gz") as archive:
+        assert {"bot.py", "bot.toml", "model.npz", "README.md"} <= {Path(n).name for n in archive.getnames()}
+
+
+def test_learned_template_refuses_other_languages_and_games(tmp_path: Path) -> None:
+    result = invoke("new-bot", str(tmp_path / "a"), "--template", "learned", "--language", "go")
+    assert result.exit_code == 1 and "learned template is a Python bot" in result.output
+    result = invoke("new-bot", str(tmp_path / "b"), "--template", "learned", "--game", "yaniv")
+    assert result.exit_code == 1 and "plays gin_rummy for now" in result.output
+    result = invoke("new-bot", str(tmp_path / "c"), "--template", "learned", "--variant", "rummy500")
+    assert result.exit_code == 2 and "no variant 'rummy500'" in result.output
+    result = invoke("new-bot", str(tmp_path / "d"), "--language", "python", "--variant", "oklahoma")
+    assert result.exit_code == 2 and "only a learned kit has a variant" in result.output
+    result = invoke("new-bot", str(tmp_path / "e"))
+    assert result.exit_code == 2 and "Missing option '--language'" in result.output
+    assert not any(tmp_path.iterdir())

@@ -110,19 +110,20 @@ class Server:
     """The real app under uvicorn in a thread, on a free loopback port."""
 
     def __init__(self, db: Path, play: Any = None, *, stop_seconds: float = 10, accounts: Any = None,
-                 uploads: Any = None, hide_replays: bool = False) -> None:
+                 uploads: Any = None, hide_replays: bool = False, export_max_matches: int | None = None) -> None:
         """``play``: a :class:`arena.web.play.PlayConfig` for the Play area; ``stop_seconds``:
         how long leaving waits for the server (and its matches) to stop; ``accounts``: an
         :class:`arena.submission.web_auth.AccountsConfig` for sign-in and API tokens; ``uploads``:
         an :class:`arena.submission.web_submit.UploadsConfig` for bot uploads; ``hide_replays``:
-        as ``arena serve --hide-replays``."""
+        as ``arena serve --hide-replays``; ``export_max_matches``: as ``--export-max-matches``."""
         import uvicorn
 
         from arena.web import create_app
 
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        app = create_app(db, play, accounts=accounts, uploads=uploads, hide_replays=hide_replays)
+        limits = {} if export_max_matches is None else {"export_max_matches": export_max_matches}
+        app = create_app(db, play, accounts=accounts, uploads=uploads, hide_replays=hide_replays, **limits)
         self.server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=self.port,
                                                     log_level="warning"))
         self.thread = threading.Thread(target=self.server.run, daemon=True)

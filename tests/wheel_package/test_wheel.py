@@ -122,6 +122,8 @@ def test_wheel_ships_sources_new_sample_bots_protos_and_docs_but_no_build_output
     assert protos and protos <= names
     docs = {f"arena/docs/{path.relative_to(source / 'docs')}" for path in (source / "docs").rglob("*.md")}
     assert {"arena/docs/protocol.md", "arena/docs/rules/jass.md"} <= docs <= names
+    examples = {f"arena/docs/{path.relative_to(source / 'docs')}" for path in (source / "docs").rglob("*.py")}
+    assert "arena/docs/examples/fit_gin_policy.py" in examples <= names  # the scripts docs/learning.md runs
     modules = {f"{path.relative_to(source)}" for top in ("arena", "referee") for path in (source / top).rglob("*.py")}
     assert modules <= names
     web = {f"arena/web/{path.relative_to(source / 'arena' / 'web')}" for folder in ("static", "templates")
