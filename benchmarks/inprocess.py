@@ -42,6 +42,7 @@ def load_strategy(sample: str) -> ModuleType:
             spec = importlib.util.spec_from_file_location(f"{sample}_strategy", folder / "strategy.py")
             assert spec is not None and spec.loader is not None
             module = importlib.util.module_from_spec(spec)
+            sys.modules[spec.name] = module  # dataclasses look their module up there
             spec.loader.exec_module(module)
         finally:
             sys.path.remove(str(folder))

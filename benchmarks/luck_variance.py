@@ -9,10 +9,11 @@ bootstrap interval (``--boot`` resamples of the matches, seeded).
 
 Duplicate deals: every seed is played again with the seats rotated, ``Lineup.seatings`` times
 in all (two: rotated by one, so in Jass the teams swap cards; four at a Yaniv or Yoninkan table
-of four: every rotation); an entrant's duplicate result is the mean of its results, raw or
-adjusted, and the ratio var(raw duplicate) / var(adjusted duplicate) says what the
+of four: every rotation; one for solitaire); an entrant's duplicate result is the mean of its
+results, raw or adjusted, and the ratio var(raw duplicate) / var(adjusted duplicate) says what the
 adjustment adds on top of the duplicate deals.
 
+    PYTHONPATH=. python benchmarks/luck_variance.py --game yahtzee --matches 1000
     PYTHONPATH=. python benchmarks/luck_variance.py --game jass --matches 200
     PYTHONPATH=. python benchmarks/luck_variance.py --game jass --matches 400 --short
 """
@@ -31,6 +32,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from benchmarks import inprocess  # noqa: E402
 from benchmarks.inprocess import RANDOM, Policy, heuristic, noisy, play  # noqa: E402
 from referee.games import make_game  # noqa: E402
 from referee.luck import analyse  # noqa: E402
@@ -42,6 +44,7 @@ class Lineup:
 
     name: str
     seats: Callable[[], Sequence[Policy]]
+    variant: str | None = None
     seatings: int = 2
     """Rotations of the seats each seed is played in (the first is the line-up as given)."""
 
@@ -53,7 +56,32 @@ def _jass_teams(a: Callable[[], Policy], b: Callable[[], Policy]) -> Callable[[]
     return seats
 
 
+def _optimal() -> Policy:
+    """The solitaire-optimal Yahtzee bot's policy, from tables its build step solves (about 20 s
+    once; cached in a temporary folder for this run)."""
+    import os
+    import subprocess
+    import tempfile
+
+    folder = inprocess.SAMPLES / "yahtzee_optimal"
+    build = Path(tempfile.gettempdir()) / "arena-luck-variance-optimal"
+    if not build.exists():
+        subprocess.run([sys.executable, "build.py"], cwd=folder, check=True,
+                       env={**os.environ, "ARENA_BUILD": str(build)})
+    os.environ["ARENA_BUILD"] = str(build)
+    return inprocess.load_strategy("yahtzee_optimal").decide  # type: ignore[no-any-return]
+
+
 LINEUPS: dict[str, list[Lineup]] = {
+    "yahtzee": [
+        Lineup("heuristic, solitaire", lambda: [heuristic("yahtzee")], seatings=1),
+        Lineup("heuristic, solitaire Yams", lambda: [heuristic("yahtzee")], "yams", seatings=1),
+        Lineup("heuristic vs heuristic", lambda: [heuristic("yahtzee"), heuristic("yahtzee")]),
+        Lineup("heuristic vs optimal", lambda: [heuristic("yahtzee"), _optimal()]),
+        Lineup("heuristic vs noisy heuristic (epsilon 0.1)",
+               lambda: [heuristic("yahtzee"), noisy(heuristic("yahtzee"), 0.1, 7)]),
+        Lineup("heuristic vs random", lambda: [heuristic("yahtzee"), RANDOM]),
+    ],
     "jass": [
         Lineup("heuristic team vs noisy heuristic team (epsilon 0.1)",
                _jass_teams(lambda: heuristic("jass"), lambda: noisy(heuristic("jass"), 0.1, 7))),
@@ -84,7 +112,8 @@ def results(game: str, lineup: Lineup, seeds: Sequence[int], settings: dict[str,
     for seed in seeds:
         found = []
         for k in range(lineup.seatings):
-            report = analyse(play(game, seed, seats[len(seats) - k:] + seats[:len(seats) - k], settings=settings))
+            report = analyse(play(game, seed, seats[len(seats) - k:] + seats[:len(seats) - k], settings=settings,
+                                  variant=lineup.variant))
             found.append((report.result[k], report.adjusted[k]))
         out.append(found)
     return out
@@ -112,7 +141,8 @@ def report(label: str, pairs: Sequence[tuple[float, float]], boot: int, seed: in
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--game", choices=sorted(LINEUPS), default="jass")
+    parser.add_argument("--game", choices=sorted(LINEUPS), required=True)
+    parser.add_argument("--lineup", action="append", help="only the line-ups whose name contains this")
     parser.add_argument("--matches", type=int, default=200, help="seeds per line-up (duplicate: two matches each)")
     parser.add_argument("--first-seed", type=int, default=0)
     parser.add_argument("--short", action="store_true", help="the engine's settings for short matches")
@@ -123,13 +153,17 @@ def main() -> None:
     print(f"{args.game}: seeds {seeds.start}..{seeds.stop - 1}, settings {settings or 'default'}, "
           f"{args.boot} bootstrap resamples")
     for lineup in LINEUPS[args.game]:
+        if args.lineup and not any(part in lineup.name for part in args.lineup):
+            continue
         started = time.perf_counter()
         found = results(args.game, lineup, seeds, settings)
-        print(f"{lineup.name} ({lineup.seatings * len(found)} matches, {time.perf_counter() - started:.0f} s)")
+        print(f"{lineup.name}{' (' + lineup.variant + ')' if lineup.variant else ''} "
+              f"({lineup.seatings * len(found)} matches, {time.perf_counter() - started:.0f} s)")
         report("single matches", [seatings[0] for seatings in found], args.boot, args.first_seed)
-        report(f"duplicates ({lineup.seatings} seatings)",
-               [(statistics.fmean(r for r, _ in seatings), statistics.fmean(a for _, a in seatings))
-                for seatings in found], args.boot, args.first_seed)
+        if lineup.seatings > 1:
+            report(f"duplicates ({lineup.seatings} seatings)",
+                   [(statistics.fmean(r for r, _ in seatings), statistics.fmean(a for _, a in seatings))
+                    for seatings in found], args.boot, args.first_seed)
 
 
 if __name__ == "__main__":

@@ -32,8 +32,9 @@ from referee.build import ensure_built  # noqa: E402
 from referee.games import make_game  # noqa: E402
 from referee.wire import actions_to_proto, observation_to_proto  # noqa: E402
 from strategy import Strategy, table_path  # noqa: E402
-from yahtzee_dp import Table, simulate, solve  # noqa: E402
 from yahtzee_rules import rules  # noqa: E402
+
+from arena.yahtzee_dp import Table, simulate, solve  # noqa: E402
 
 
 def engine_games(strategy: Strategy, variant: str, games: int, seed: int) \

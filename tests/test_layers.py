@@ -18,10 +18,10 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("arena",),
-    ("arena.v1", "arena.resources"),
+    ("arena.v1", "arena.resources", "arena.yahtzee_dp"),
     ("arena.sdk",),
     ("referee",),
-    ("arena.league", "arena.authoring"),
+    ("arena.league", "arena.authoring", "arena.envs"),
     ("arena.scheduling", "arena.executors"),
     ("arena.runs",),
     ("arena.submission",),

@@ -116,14 +116,15 @@ def games(fmt: str) -> None:
 def _register_commands() -> None:
     """Every command group lives in its own module of :mod:`arena.cli`; the web app itself is
     imported only when ``serve`` runs, the tournament runner only by the commands that run one."""
-    from arena.cli import db, kits, ladder, pack, play, results, sprt, submissions, submit, tournament, user, web
+    from arena.cli import db, export, kits, ladder, pack, play, results, sprt, submissions, submit, tournament, user, web
 
     for command, name in ((play.play, "play"), (play.replay_command, "replay"), (play.check_bot_command, "check-bot"),
                           (tournament.tournament, "tournament"), (tournament.demo, "demo"), (ladder.ladder, "ladder"),
                           (results.ratings, "ratings"), (results.h2h, "h2h"), (results.matches, "matches"),
                           (results.show, "show"), (db.db_group, "db"), (sprt.sprt, "sprt"), (user.user_group, "user"),
                           (pack.pack_command, "pack"), (submit.submit, "submit"), (submissions.submissions_group, "submissions"),
-                          (kits.new_bot, "new-bot"), (kits.proto, "proto"), (kits.docs, "docs"), (web.serve, "serve")):
+                          (kits.new_bot, "new-bot"), (kits.proto, "proto"), (kits.docs, "docs"), (web.serve, "serve"),
+                          (export.export_command, "export")):
         main.add_command(command, name)
 
 

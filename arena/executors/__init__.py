@@ -21,6 +21,7 @@ from arena.executors.keeper import BotKeeper
 from arena.league.storage import encode_record
 from referee.bots import BotSpec
 from referee.match import BotConnection, BotUnavailable, MatchConfig, run_match
+from referee.luck import report_json
 from referee.result import MatchRecord
 from referee.sandbox import SandboxConfig
 
@@ -65,6 +66,9 @@ class JobResult:
     """The record of a played match as the database keeps it (:func:`~arena.league.storage.encode_record`
     with ``result_in_row``), made here: encoding replays the moves through the engine, which
     would otherwise be most of the single writer's work."""
+    luck: str | None = None
+    """The played match's luck report (:func:`referee.luck.report_json`), measured here for the
+    same reason; ``None`` when the game has no estimator or the measure failed."""
 
 
 class Executor(Protocol):
@@ -98,6 +102,7 @@ def play_job(job: MatchJob, keeper: BotKeeper, on_ready: Callable[[], None] | No
     used: list[BotSpec | BotConnection | BotUnavailable] = []
     record: MatchRecord | None = None
     stored: bytes | None = None
+    luck: str | None = None
     error: str | None = None
     startup = play = 0.0
     start = time.monotonic()
@@ -113,6 +118,7 @@ def play_job(job: MatchJob, keeper: BotKeeper, on_ready: Callable[[], None] | No
             error = f"match not finished: {record.reason or record.termination}"
         else:
             stored = encode_record(record, result_in_row=True)
+            luck = report_json(record)
     except Exception as exc:  # noqa: BLE001 - a referee or engine bug must not stop the tournament
         error = f"{type(exc).__name__}: {exc}"
     finally:  # also on SystemExit (SIGTERM): never leave bot processes behind
@@ -121,5 +127,5 @@ def play_job(job: MatchJob, keeper: BotKeeper, on_ready: Callable[[], None] | No
         stop_start = time.monotonic()
         keeper.release(used, record)
         stop = time.monotonic() - stop_start
-    return JobResult(job.match_id, record, error, startup, play, stop, stored)
+    return JobResult(job.match_id, record, error, startup, play, stop, stored, luck)
 

@@ -73,9 +73,10 @@ from pathlib import Path
 from typing import Any
 
 from arena.league import stats as league_stats
+from referee import luck
 from referee.result import MatchRecord, MoveStatus
 
-SCHEMA_VERSION = 11
+SCHEMA_VERSION = 12
 """1: records as JSON text; 2: records compact; 3: running totals (:mod:`arena.league.stats`)
 and rating history by bot; 4: records with a preset dictionary and the engine's texts left out
 (:func:`encode_record`), seats and rating history without row ids; 5: ladder entrants and
@@ -83,7 +84,9 @@ status (:data:`LADDER_SCHEMA`); 6: accounts and web sessions (:mod:`arena.submis
 7: each ladder entrant's played matches and last match as running totals; 8: submitted bots
 (:mod:`arena.submission.submissions`); 9: each bot's totals per tournament (the standings) as running
 totals; 10: SPRT runs of submitted versions (:mod:`arena.submission.sprt_runs`); 11: rating priors
-(:data:`RATING_PRIORS_SCHEMA`).  Older files are migrated on open."""
+(:data:`RATING_PRIORS_SCHEMA`); 12: luck reports (:data:`LUCK_SCHEMA`).  Older files are migrated on open."""
+_LUCK_SINCE = 12
+"""The first schema with luck reports."""
 _STATS_SINCE = 3
 """The first schema with the running totals."""
 _ENTRANT_TOTALS_SINCE = 7
@@ -294,6 +297,20 @@ CREATE INDEX IF NOT EXISTS submissions_by_author ON submissions (author_id, id)
 step's one-line outcome and ``log_path`` its log (relative to the data dir), both for the
 author's eyes only; the later steps fill them."""
 
+LUCK_SCHEMA = """
+CREATE TABLE IF NOT EXISTS match_luck (
+    match_id INTEGER NOT NULL REFERENCES matches(id),
+    estimator TEXT NOT NULL,
+    luck TEXT NOT NULL,
+    report TEXT NOT NULL,
+    PRIMARY KEY (match_id, estimator)
+) WITHOUT ROWID
+"""
+"""Schema 12: each played match's luck (:mod:`referee.luck`), per estimator version: ``luck``
+is the per-seat JSON list (what ratings read), ``report`` the whole
+:meth:`referee.luck.LuckReport.to_json`.  A new estimator version adds rows beside the old
+ones; nothing here is ever rewritten in place."""
+
 SPRT_SCHEMA = """
 CREATE TABLE IF NOT EXISTS sprt_runs (
     id INTEGER PRIMARY KEY,
@@ -499,9 +516,11 @@ class Database:
                 raise StorageError(f"no arena database at {self.path}")
             with self.transaction():
                 _execute_script(self.conn, _SCHEMA + RATING_PRIORS_SCHEMA + league_stats.SCHEMA + LADDER_SCHEMA + ';'
-                                + ACCOUNTS_SCHEMA + ';' + SUBMISSIONS_SCHEMA + ';' + SPRT_SCHEMA)
+                                + ACCOUNTS_SCHEMA + ';' + SUBMISSIONS_SCHEMA + ';' + SPRT_SCHEMA + ';'
+                                + LUCK_SCHEMA)
                 self.conn.execute("INSERT INTO schema_version (version) VALUES (?)", (SCHEMA_VERSION,))
             self.has_stats = self.has_entrant_totals = self.has_tournament_totals = self.has_rating_priors = True
+            self.has_luck = True
             return
         if "schema_version" not in tables:
             raise StorageError(f"{self.path} is an SQLite file but not an arena database")
@@ -521,6 +540,8 @@ class Database:
         """Whether ladder entrants' played matches are stored (schema 7), else they are counted."""
         self.has_tournament_totals = (self.schema_version() or 0) >= _TOURNAMENT_TOTALS_SINCE
         """Whether each bot's totals per tournament are stored (schema 9), else they are computed."""
+        self.has_luck = (self.schema_version() or 0) >= _LUCK_SINCE
+        """Whether the file keeps luck reports (schema 12)."""
         self.has_rating_priors = (self.schema_version() or 0) >= _RATING_PRIORS_SINCE
         """Whether the file has rating priors (else, a read-only view of an older file, every bot
         starts at the default)."""
@@ -560,6 +581,8 @@ class Database:
                 _execute_script(self.conn, SPRT_SCHEMA)
             if version < 11:  # rating priors: none yet, so every rating stays as it was
                 _execute_script(self.conn, RATING_PRIORS_SCHEMA)
+            if version < 12:  # luck reports: older matches get theirs from `arena luck`
+                _execute_script(self.conn, LUCK_SCHEMA)
             self.conn.execute("UPDATE schema_version SET version = ?", (SCHEMA_VERSION,))
 
     def _reencode_records(self) -> None:
@@ -925,33 +948,73 @@ class Database:
             raise outcome
         return outcome
 
-    def store_results(self, results: Sequence[tuple[int, MatchRecord] | tuple[int, MatchRecord, bytes | None]]
+    def store_results(self, results: Sequence[tuple[int, MatchRecord] | tuple[int, MatchRecord, bytes | None]
+                                        | tuple[int, MatchRecord, bytes | None, str | None]]
                       ) -> list[bool | StorageError]:
         """Commit finished matches in one transaction: per match, ``True`` if stored now,
         ``False`` if it was already done, or the error that kept it out (nothing of it written).
 
         A result may carry its record already encoded as stored (``encode_record(record,
         result_in_row=True)``, which the executors make on their workers); else it is encoded here.
+        Likewise its luck report (:func:`referee.luck.report_json`), else measured here; a
+        match whose luck cannot be measured is stored without it.
 
         Each match is guarded by its own row (``UPDATE ... WHERE status != 'done'``), so a
         result delivered twice, in one batch or in two, is stored once.  Every result of the
         batch is durable when this returns; an exception (a database error) rolls the whole
         batch back, and none of it is stored.
         """
-        prepared: list[tuple[int, MatchRecord, tuple[Any, ...] | StorageError]] = []
-        for match_id, record, *stored in results:  # compress before taking the write lock
+        prepared: list[tuple[int, MatchRecord, tuple[Any, ...] | StorageError, tuple[str, str, str] | None]] = []
+        for match_id, record, *extra in results:  # compress and measure before taking the write lock
             try:
-                prepared.append((match_id, record, _result_values(match_id, record, stored[0] if stored else None)))
+                values: tuple[Any, ...] | StorageError = _result_values(match_id, record, extra[0] if extra else None)
             except StorageError as error:
-                prepared.append((match_id, record, error))
+                values = error
+            report = extra[1] if len(extra) > 1 else luck.report_json(record)
+            prepared.append((match_id, record, values, None if report is None else _luck_values(report)))
         outcomes: list[bool | StorageError] = []
         if not prepared:
             return outcomes
         with self.transaction():
-            for match_id, record, values in prepared:
-                outcomes.append(values if isinstance(values, StorageError)
-                                else self._store_one(match_id, record, values))
+            for match_id, record, values, luck_values in prepared:
+                outcome = values if isinstance(values, StorageError) else self._store_one(match_id, record, values)
+                if outcome is True and luck_values is not None:
+                    self.conn.execute("INSERT OR IGNORE INTO match_luck (match_id, estimator, luck, report)"
+                                      " VALUES (?, ?, ?, ?)", (match_id, *luck_values))
+                outcomes.append(outcome)
         return outcomes
+
+    def store_luck(self, match_id: int, report: str) -> bool:
+        """Keep a played match's luck report (:func:`referee.luck.report_json`) if that estimator
+        version has none for it yet; ``False`` when it had one (reports are never rewritten)."""
+        with self.transaction():
+            cursor = self.conn.execute("INSERT OR IGNORE INTO match_luck (match_id, estimator, luck, report)"
+                                       " VALUES (?, ?, ?, ?)", (match_id, *_luck_values(report)))
+            return cursor.rowcount == 1
+
+    def luck_report(self, match_id: int, estimator: str | None = None) -> luck.LuckReport | None:
+        """A match's luck report: from ``estimator`` (``"game/version"``), or the newest version
+        stored; ``None`` when it has none (or the file predates schema 12)."""
+        if not self.has_luck:
+            return None
+        row = self.conn.execute(
+            "SELECT report FROM match_luck WHERE match_id = ? AND (? IS NULL OR estimator = ?)"
+            " ORDER BY CAST(substr(estimator, instr(estimator, '/') + 1) AS INTEGER) DESC LIMIT 1",
+            (match_id, estimator, estimator)).fetchone()
+        if row is None:
+            return None
+        try:
+            return luck.LuckReport.from_json(row[0])
+        except ValueError:
+            return None
+
+    def matches_without_luck(self, estimator: str, *, after_id: int = 0, limit: int = 1000) -> list[int]:
+        """Played matches of ``estimator``'s game with no report from that version, by id."""
+        game = estimator.split("/", 1)[0]
+        return [row[0] for row in self.conn.execute(
+            "SELECT id FROM matches WHERE game = ? AND status = 'done' AND id > ? AND NOT EXISTS"
+            " (SELECT 1 FROM match_luck WHERE match_id = matches.id AND estimator = ?) ORDER BY id LIMIT ?",
+            (game, after_id, estimator, limit))]
 
     def _store_one(self, match_id: int, record: MatchRecord, values: tuple[Any, ...]) -> bool | StorageError:
         """One result inside :meth:`store_results`' transaction; checks before it writes anything."""
@@ -1081,6 +1144,12 @@ _STATUSES = ("pending", "done", "failed")
 
 def _tuple(value: Any) -> Any:
     return None if value is None else tuple(value)
+
+
+def _luck_values(report: str) -> tuple[str, str, str]:
+    """The ``match_luck`` columns of a report (estimator, per-seat luck, the report itself)."""
+    data = json.loads(report)
+    return data["estimator"], json.dumps(data["luck"], separators=(",", ":")), report
 
 
 def _result_values(match_id: int, record: MatchRecord, stored: bytes | None = None) -> tuple[Any, ...]:

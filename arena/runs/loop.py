@@ -199,7 +199,7 @@ def store_batch(db: Database, results: Sequence[JobResult], summary: RunSummary)
     Returns the ids of the matches stored now.
     """
     played = [r for r in results if r.error is None and r.record is not None]
-    outcomes = db.store_results([(r.match_id, r.record, r.stored) for r in played if r.record is not None])
+    outcomes = db.store_results([(r.match_id, r.record, r.stored, r.luck) for r in played if r.record is not None])
     errors: dict[int, str] = {r.match_id: str(outcome) for r, outcome in zip(played, outcomes)
                               if isinstance(outcome, StorageError)}
     stored: list[int] = []

@@ -58,6 +58,7 @@ Decisions (from docs/rules/yahtzee.md, marked *seed* when the seed text settles 
 
 from __future__ import annotations
 
+import copy
 import random
 import re
 from collections.abc import Iterable, Sequence
@@ -424,6 +425,20 @@ class YahtzeeState(State[YahtzeeAction, YahtzeeObservation]):
         totals = self.totals()
         return Outcome(scores=tuple(float(t) for t in totals), ranking=competition_ranking(totals),
                        detail="totals " + ", ".join(f"seat {s} {t}" for s, t in enumerate(totals)))
+
+    def clone(self) -> YahtzeeState:
+        """An independent copy, as :meth:`State.clone` promises, without a deep copy of the
+        events (frozen, shared): the luck analysis clones before every roll, and the deep
+        copy of a long log made it quadratic in the match's length."""
+        other = copy.copy(self)
+        other.rng = random.Random()
+        other.rng.setstate(self.rng.getstate())
+        other.cards = [dict(card) for card in self.cards]
+        other.bonus = list(self.bonus)
+        other.events = list(self.events)
+        other._script = _Script(list(self._script.rolls), self._script.used)
+        other._legal = None
+        return other
 
     # --- helpers ------------------------------------------------------------------------
     @property

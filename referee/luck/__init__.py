@@ -198,6 +198,19 @@ def analyse(record: MatchRecord, estimator: Estimator | None = None) -> LuckRepo
     return LuckReport(estimator.name, result, luck, tuple(steps))
 
 
+def report_json(record: MatchRecord) -> str | None:
+    """The record's luck report as stored (compact JSON), or ``None`` when there is none: a game
+    without an estimator, an aborted match, or an analysis that failed.  Never raises: a
+    match's result is stored whether or not its luck could be measured (``arena luck`` can
+    measure it later)."""
+    if record.game not in _ESTIMATOR_MODULES or record.termination not in ("normal", "cap"):
+        return None
+    try:
+        return json.dumps(analyse(record).to_json(), separators=(",", ":"))
+    except Exception:  # noqa: BLE001 - an estimator's failure must not cost the match its result
+        return None
+
+
 def sampled_expectation(estimator: Estimator, before: State[Any, Any], action: Any,
                         reshuffle: Callable[[State[Any, Any], random.Random], None], samples: int,
                         key: Sequence[int]) -> list[float]:

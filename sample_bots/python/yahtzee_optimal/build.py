@@ -14,8 +14,9 @@ import time
 from pathlib import Path
 
 from strategy import VARIANTS, table_path
-from yahtzee_dp import Table, count_states, solve
-from yahtzee_rules import rules, rules_digest
+from yahtzee_rules import rules
+
+from arena.yahtzee_dp import Table, count_states, rules_digest, solve
 
 
 def build(variant: str, folder: Path) -> None:

@@ -1,7 +1,7 @@
 """Solitaire-optimal Yahtzee and Yams over the protocol messages.
 
 Each decision reads the bot's own card from the observation, turns it into a
-:class:`~yahtzee_dp.Position` and values every legal action with the table its build
+:class:`~arena.yahtzee_dp.Position` and values every legal action with the table its build
 step solved (build.py, into ``$ARENA_BUILD``): a score action is worth its reward plus the value of the
 card it leaves, a reroll the expected value of the dice it keeps.  The best one wins; ties
 go to the earlier action (scores come before rerolls).
@@ -19,9 +19,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-from yahtzee_dp import KEEP_INDEX, Position, Table, TurnTable, score_values, turn_table
 
 from arena.v1 import bot_pb2
+from arena.yahtzee_dp import KEEP_INDEX, Position, Table, TurnTable, score_values, turn_table
 
 VARIANTS = ("yahtzee", "yams")
 

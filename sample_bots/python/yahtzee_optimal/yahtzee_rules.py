@@ -1,7 +1,8 @@
 """The bot's own reading of the Yahtzee and Yams scoring rules, as the arrays its solver reads.
 
-Written from docs/rules/yahtzee.md, not from the engine: the bot runs in the sandbox, which
-shows it neither the referee nor its scoring functions.  The platform's tests check that
+Written from docs/rules/yahtzee.md, not from the engine: a bot plays away from the referee
+(only arena's SDK side, with the solver :mod:`arena.yahtzee_dp`, is importable in the
+sandbox), and this one reads the rules as any author would.  The platform's tests check that
 these arrays equal the ones derived from the engine's scoring functions for every variant
 (tests/games/yahtzee/test_yahtzee_optimal.py), so the solver and the referee cannot disagree
 without a failing test.
@@ -9,12 +10,12 @@ without a failing test.
 
 from __future__ import annotations
 
-import hashlib
 from collections import Counter
 from typing import Final
 
 import numpy as np
-from yahtzee_dp import DICE, Rules
+
+from arena.yahtzee_dp import DICE, Rules
 
 UPPER: Final = ("ones", "twos", "threes", "fours", "fives", "sixes")
 BOXES: Final = {
@@ -62,7 +63,7 @@ def _upper_bonus(variant: str, total: int) -> int:
 
 
 def rules(variant: str) -> Rules:
-    """``variant``'s scoring as :class:`~yahtzee_dp.Rules` arrays.
+    """``variant``'s scoring as :class:`~arena.yahtzee_dp.Rules` arrays.
 
     :raises KeyError: for a variant this bot does not know.
     """
@@ -93,11 +94,3 @@ def rules(variant: str) -> Rules:
                              dtype=np.int64),
         joker_fillable=fillable, joker_bonus=JOKER_BONUS if joker else 0)
 
-
-def rules_digest(rules: Rules) -> str:
-    """A digest of everything the solver reads from ``rules`` (recorded in each table)."""
-    digest = hashlib.sha256(f"{rules.variant} {rules.boxes} {rules.cap} {rules.joker} {rules.yahtzee_box} "
-                            f"{rules.joker_bonus} {rules.joker_when_scratched}".encode())
-    for array in (rules.score, rules.sign, rules.upper_face, rules.bonus, rules.joker_score, rules.joker_fillable):
-        digest.update(np.ascontiguousarray(array, dtype=np.int64).tobytes())
-    return digest.hexdigest()[:16]

@@ -1,5 +1,6 @@
-"""The optimal Yahtzee/Yams bot's solver (its yahtzee_dp.py) against independent computations,
-and its own scoring arrays (yahtzee_rules.py) against the engine's.
+"""The Yahtzee/Yams solver (arena.yahtzee_dp) against independent computations, the engine's
+scoring arrays (referee.luck.yahtzee_tables) against the engine, and the optimal sample bot's
+own scoring arrays (its yahtzee_rules.py) against the engine's.
 
 Fast tests solve reduced problems (the last one or two boxes of a card) and compare with a
 plain recursive expectimax written directly over the engine's scoring functions, whose
@@ -18,8 +19,11 @@ from itertools import combinations_with_replacement
 import numpy as np
 import pytest
 
-from engine_arrays import dp, engine_rules, yahtzee_rules
+from optimal_bot import yahtzee_rules
+
+from arena import yahtzee_dp as dp
 from referee.games import yahtzee_scoring as scoring
+from referee.luck.yahtzee_tables import engine_rules
 
 # --- an independent expectimax over the engine's functions ----------------------------------
 

@@ -8,11 +8,14 @@ from types import ModuleType
 
 import pytest
 
-from engine_arrays import BOT, dp, engine_rules
+from optimal_bot import BOT
+
+from arena import yahtzee_dp as dp
 from referee.bots import BotSpec
 from referee.build import ensure_built
 from referee.games import make_game
 from referee.games.yahtzee import Reroll, Score, YahtzeeState
+from referee.luck.yahtzee_tables import engine_rules
 from referee.match import MatchConfig, TimeControl, run_match
 from referee.sandbox import SandboxConfig, SandboxMode, bwrap_problem
 from referee.wire import actions_to_proto, observation_to_proto
