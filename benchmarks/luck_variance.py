@@ -16,6 +16,7 @@ adjustment adds on top of the duplicate deals.
     PYTHONPATH=. python benchmarks/luck_variance.py --game yahtzee --matches 1000
     PYTHONPATH=. python benchmarks/luck_variance.py --game jass --matches 200
     PYTHONPATH=. python benchmarks/luck_variance.py --game jass --matches 400 --short
+    PYTHONPATH=. python benchmarks/luck_variance.py --game yaniv --matches 50 --lineup "2 seats"
 """
 
 from __future__ import annotations
@@ -72,6 +73,15 @@ def _optimal() -> Policy:
     return inprocess.load_strategy("yahtzee_optimal").decide  # type: ignore[no-any-return]
 
 
+_YANIV_OTHERS: dict[str, Callable[[], Policy]] = {
+    "noisy heuristic (epsilon 0.1)": lambda: noisy(heuristic("yaniv"), 0.1, 7),
+    "noisy heuristic (epsilon 0.3)": lambda: noisy(heuristic("yaniv"), 0.3, 7),
+    "random": lambda: RANDOM,
+    "heuristic": lambda: heuristic("yaniv"),
+}
+"""Yaniv's opponents of the heuristic (at a table of 4: two heuristics and two of these, alternating)."""
+
+
 LINEUPS: dict[str, list[Lineup]] = {
     "yahtzee": [
         Lineup("heuristic, solitaire", lambda: [heuristic("yahtzee")], seatings=1),
@@ -88,11 +98,11 @@ LINEUPS: dict[str, list[Lineup]] = {
         Lineup("heuristic team vs random team", _jass_teams(lambda: heuristic("jass"), lambda: RANDOM)),
     ],
     "yaniv": [
-        Lineup("heuristic vs noisy heuristic (epsilon 0.2), 2 seats",
-               lambda: [heuristic("yaniv"), noisy(heuristic("yaniv"), 0.2, 7)]),
-        Lineup("two heuristics vs two noisy heuristics (epsilon 0.2), 4 seats",
-               lambda: [heuristic("yaniv"), noisy(heuristic("yaniv"), 0.2, 7), heuristic("yaniv"),
-                        noisy(heuristic("yaniv"), 0.2, 8)], seatings=4),
+        *(Lineup(f"heuristic vs {name}, 2 seats", lambda other=other: [heuristic("yaniv"), other()])
+          for name, other in _YANIV_OTHERS.items()),
+        *(Lineup(f"heuristic vs {name}, 4 seats", lambda other=other: [heuristic("yaniv"), other(), heuristic("yaniv"),
+                                                                       other()], seatings=4)
+          for name, other in _YANIV_OTHERS.items()),
     ],
     "yoninkan": [
         Lineup("two heuristics vs two noisy heuristics (epsilon 0.2)",

@@ -1,11 +1,17 @@
 """Yaniv's luck estimator, version 1 (docs/luck.md, "Yaniv").
 
-Value: each seat's expected final total is its total so far plus a linear model of what it
-will still add, from the hands (points, points left after the best discard, cards, jokers,
-whether it can call), its place in the turn order, the other hands' threat and the totals
-(how far the match has to go).  The coefficients, one set per number of players still in,
-were fitted by ``scripts/fit_luck_yaniv.py`` on in-process matches of the sample bots and
-are frozen in ``models/yaniv-1.json``; a seat that is out keeps its total.
+Value: each seat's expected final total, in two parts fitted by ``scripts/fit_luck_yaniv.py``
+on in-process matches of the sample bots and frozen in ``models/yaniv-1.json``:
+
+- a *table* of the expected final totals at a round start, from the totals (exact value
+  iteration over the observed round process for two seats in; a regression on simulated
+  matches of that process for three or more), which knows that 20 more points cost little at
+  30 and everything at 90;
+- a *round model* that turns the hands into the round's likely outcomes: the chance that the
+  seat to move calls Yaniv now (then the round's scores are exact, Assaf included), else a
+  conditional logit of which seat ends the round lowest from the hand summaries, the others
+  adding their predicted points at five quantiles.  The value is the mean of the table over
+  those outcomes, times a scale per table size; a seat that is out keeps its total.
 
 Chance: the first deal (:meth:`YanivEstimator.initial`: by seat symmetry every seat expects
 the same), each draw from the stock (the exact mean over the stock's cards, which are in
@@ -17,6 +23,7 @@ nothing the value reads, so it is not an event of its own: its draws are.
 from __future__ import annotations
 
 import json
+import math
 import random
 from collections.abc import Sequence
 from functools import lru_cache
@@ -25,7 +32,8 @@ from typing import Any, Final
 
 from referee.games import yaniv_groups as yg
 from referee.games.base import Game
-from referee.games.yaniv import HAND_SIZE, DrawStock, TakeCard, Yaniv, YanivState
+from referee.games.yaniv import (ASSAF_PENALTY, ELIMINATION, HAND_SIZE, YANIV_LIMIT, DrawStock, TakeCard, Yaniv,
+                                 YanivState)
 from referee.luck import Estimator, _sample_seed, sampled_expectation
 
 VERSION: Final = 1
@@ -33,12 +41,6 @@ MODEL_FILE: Final = f"yaniv-{VERSION}.json"
 DEAL_SAMPLES: Final = 32
 """Deals drawn per round end (the expectation's sampling noise is the value's spread over
 deals divided by this)."""
-
-FEATURES: Final = ("one", "points", "rest", "cards", "jokers", "can_call", "calls_now", "order", "threat",
-                   "threat_call", "total", "total_sq", "total_gap", "others_max", "others_min", "points_total",
-                   "rest_total")
-"""What :func:`features` returns, in order (the model file lists them too)."""
-
 
 @lru_cache(maxsize=1 << 16)
 def hand_summary(hand: int) -> tuple[int, int, int, int]:
@@ -94,29 +96,53 @@ def turn_order(state: YanivState) -> list[int]:
     return order
 
 
-def features(state: YanivState, summaries: Sequence[tuple[int, int, int, int]],
-             order: Sequence[int]) -> dict[int, list[float]]:
-    """Per seat still in, the model's inputs (:data:`FEATURES`) from the seats' hand summaries."""
-    n = len(order)
-    totals = state.totals
-    result = {}
-    for place, seat in enumerate(order):
-        points, rest, cards, jokers = summaries[seat]
-        others = [s for s in order if s != seat]
-        threat = min(summaries[s][1] for s in others)
-        threat_call = float(any(summaries[s][0] <= 5 for s in others))
-        total = totals[seat] / 100
-        other_totals = [totals[s] / 100 for s in others]
-        can_call = float(points <= 5)
-        result[seat] = [1.0, points, rest, cards, jokers, can_call, can_call * (place == 0), place / max(n - 1, 1),
-                        threat, threat_call, total, total * total, total - sum(other_totals) / len(others),
-                        max(other_totals), min(other_totals), points * total, rest * total]
-    return result
+def halve(total: int) -> int:
+    """A total after the round's halving rule (exact 100 becomes 50, exact 50 becomes 25)."""
+    return 50 if total == 100 else 25 if total == 50 else total
 
 
-def model_group(active: int) -> str:
-    """The coefficient set for ``active`` players still in."""
-    return str(min(active, 5))
+def caller_features(summary: tuple[int, int, int, int], place: int, active: int) -> tuple[float, ...]:
+    """What the round model reads of a seat still in (:data:`CALLER_FEATURES`): its hand summary
+    and its place in the turn order (0: the seat to move)."""
+    points, rest, cards, jokers = summary
+    can_call = float(points <= 5)
+    mover = float(place == 0)
+    return (rest, points, can_call, mover, can_call * mover, place / (active - 1), cards, jokers)
+
+
+CALLER_FEATURES: Final = ("rest", "points", "can_call", "mover", "can_call_mover", "place", "cards", "jokers")
+LOSER_FEATURES: Final = ("one", "rest", "points", "cards", "jokers")
+
+
+def hats(x: float) -> tuple[tuple[int, float], tuple[int, float]]:
+    """Piecewise-linear basis over totals 0..100 with knots every 10: the two knots around ``x``
+    and their weights (they sum to 1)."""
+    x = min(max(x, 0.0), 100.0) / 10
+    low = min(int(x), 9)
+    return (low, 1 - (x - low)), (low + 1, x - low)
+
+
+def hats_of(x: float, offset: int) -> list[tuple[int, float]]:
+    """:func:`hats` of ``x`` as inputs from ``offset`` on."""
+    return [(offset + i, w) for i, w in hats(x)]
+
+
+def products(x: float, y: float, offset: int) -> list[tuple[int, float]]:
+    """The 121-input block of the products of the hats of ``x`` and of ``y``, from ``offset`` on."""
+    return [(offset + 11 * i + j, wi * wj) for i, wi in hats(x) for j, wj in hats(y)]
+
+
+def table_terms(own: int, others: Sequence[int], place: float) -> list[tuple[int, float]]:
+    """The nonzero inputs of the 3+ seat table's regression for a seat with total ``own`` among
+    ``others`` at a round start, ``place`` its place from the starter over (seats - 1): index
+    and value.  Blocks of 11 hats: own total, the others' lowest, mean and highest total; then
+    own x lowest and own x mean (121 each), then 1 and ``place``."""
+    low, high, mean = min(others), max(others), sum(others) / len(others)
+    return (hats_of(own, 0) + hats_of(low, 11) + hats_of(mean, 22) + hats_of(high, 33) + products(own, low, 44)
+            + products(own, mean, 165) + [(286, 1.0), (287, place)])
+
+
+TABLE_INPUTS: Final = 288
 
 
 class YanivEstimator(Estimator):
@@ -126,56 +152,154 @@ class YanivEstimator(Estimator):
     def __init__(self, model: dict[str, Any] | None = None) -> None:
         """``model``: the frozen file's content (read on first use when not given)."""
         self._model = model
+        self._finals_cache: dict[tuple[int, ...], tuple[float, ...]] = {}
+        self._dense_tables: dict[int, Any] = {}
 
     @property
     def model(self) -> dict[str, Any]:
         if self._model is None:
-            self._model = json.loads(resources.files("referee.luck").joinpath("models", MODEL_FILE).read_text())
-            if self._model["version"] != VERSION or tuple(self._model["features"]) != FEATURES:
+            model = json.loads(resources.files("referee.luck").joinpath("models", MODEL_FILE).read_text())
+            if model["version"] != VERSION or tuple(model["caller_features"]) != CALLER_FEATURES:
                 raise ValueError(f"{MODEL_FILE} does not fit this estimator")
+            self._model = model
         return self._model
 
-    def _weights(self, state: YanivState, order: Sequence[int]) -> list[float]:
+    def finals(self, totals: tuple[int, ...]) -> tuple[float, ...]:
+        """Expected final totals of seats whose totals after a round are ``totals``, listed from the
+        next round's starter (a total above 100 is out and final).  Two seats left: the exact
+        table of the round process; three or more: its fitted regression."""
+        found = self._finals_cache.get(totals)
+        if found is not None:
+            return found
         model = self.model
-        scale = model["scale"][str(min(state.n, 5))]
-        return [scale * w for w in model["coefficients"][model_group(len(order))]]
+        still = [i for i, t in enumerate(totals) if t <= 100]
+        result = [float(t) for t in totals]
+        if len(still) == 2:
+            a, b = totals[still[0]], totals[still[1]]
+            result[still[0]] = model["table2"]["starter"][a][b]
+            result[still[1]] = model["table2"]["other"][a][b]
+        elif len(still) > 2:
+            own_low, own_sum, high, const, slope = self._dense(len(still))
+            for place, i in enumerate(still):
+                others = [totals[j] for j in still if j != i]
+                own = totals[i]
+                low = min(others)
+                result[i] = (own_low[own][low] + own_sum[own][sum(others)] + high[max(others)] + const
+                             + slope * place / (len(still) - 1))
+        found = tuple(result)
+        if len(self._finals_cache) > 1 << 17:
+            self._finals_cache.clear()
+        self._finals_cache[totals] = found
+        return found
 
-    def _table_part(self, state: YanivState, order: Sequence[int], w: Sequence[float]) -> dict[int, float]:
-        """Per seat still in, the model's terms that do not depend on the hands."""
-        n = len(order)
-        totals = [state.totals[s] / 100 for s in order]
-        part = {}
-        for place, seat in enumerate(order):
-            total = totals[place]
-            others = totals[:place] + totals[place + 1:]
-            part[seat] = (w[0] + w[7] * place / (n - 1) + w[10] * total + w[11] * total * total
-                          + w[12] * (total - sum(others) / (n - 1)) + w[13] * max(others) + w[14] * min(others))
-        return part
+    def _dense(self, seats: int) -> tuple[list[list[float]], list[list[float]], list[float], float, float]:
+        """The 3+ seat regression at ``seats`` in, tabulated over whole totals (it is piecewise
+        bilinear, so the tables are exact): own x lowest other (with the hats of each), own x the
+        others' sum (the mean's hats and own x mean), the highest other, the constant, ``place``'s
+        slope."""
+        found = self._dense_tables.get(seats)
+        if found is None:
+            tables = self.model["table3"]
+            w = tables[str(min(seats, max(int(k) for k in tables)))]
+            whole = range(101)
+            own_low = [[sum(w[k] * x for k, x in hats_of(o, 0) + hats_of(lo, 11) + products(o, lo, 44)) for lo in whole]
+                       for o in whole]
+            own_sum = [[sum(w[k] * x for k, x in hats_of(total / (seats - 1), 22) + products(o, total / (seats - 1), 165))
+                        for total in range(100 * (seats - 1) + 1)] for o in whole]
+            high = [sum(w[k] * x for k, x in hats_of(h, 33)) for h in whole]
+            found = self._dense_tables[seats] = (own_low, own_sum, high, w[286], w[287])
+        return found
 
-    def _values(self, state: YanivState, summaries: Sequence[tuple[int, int, int, int]], order: Sequence[int],
-                w: Sequence[float], table: dict[int, float]) -> list[float]:
-        """:func:`features` times the weights ``w``, term by term (the hot path of the draws)."""
-        values = [float(t) for t in state.totals]
-        rests = sorted((summaries[s][1], s) for s in order)
-        callers = sum(1 for s in order if summaries[s][0] <= 5)
-        first = order[0]
-        for seat in order:
-            points, rest, cards, jokers = summaries[seat]
-            threat = rests[1][0] if rests[0][1] == seat else rests[0][0]
-            can_call = points <= 5
-            threat_call = callers - can_call > 0
-            total = state.totals[seat] / 100
-            values[seat] += (table[seat] + w[1] * points + w[2] * rest + w[3] * cards + w[4] * jokers
-                             + w[5] * can_call + w[6] * (can_call and seat == first) + w[8] * threat
-                             + w[9] * threat_call + w[15] * points * total + w[16] * rest * total)
+    def _values(self, totals: Sequence[int], summaries: Sequence[tuple[int, int, int, int]],
+                order: Sequence[int]) -> list[float]:
+        """Every seat's expected final total (scaled): the chance that the seat to move calls Yaniv
+        now times the table's value of that call's exact outcome, plus the rest times the round
+        model's mixture (:meth:`_continued`)."""
+        model = self.model
+        table, points = self._scales(len(totals))
+        values = self._out_values(totals, order)
+        mover = summaries[order[0]][0]
+        call = 0.0
+        if mover <= YANIV_LIMIT:
+            others = min(summaries[s][0] for s in order[1:])
+            g = model["call"]
+            call = 1 / (1 + math.exp(-(g[0] + g[1] * mover + g[2] * (others <= mover) + g[3] * min(others, 20) / 10)))
+            for seat, (final, after) in self._called(totals, summaries, order).items():
+                values[seat] += call * (table * final + points * after)
+        if call < 1.0:
+            for seat, (final, after) in self._continued(totals, summaries, order).items():
+                values[seat] += (1 - call) * (table * final + points * after)
         return values
+
+    def _called(self, totals: Sequence[int], summaries: Sequence[tuple[int, int, int, int]],
+                order: Sequence[int]) -> dict[int, tuple[float, float]]:
+        """Per seat in ``order``, its expected final total and its total after the round if the
+        first calls Yaniv now: the round's exact scores (Assaf included), then the table from
+        the next starter."""
+        hands = [summaries[s][0] for s in order]
+        caller = hands[0]
+        assaf = any(v <= caller for v in hands[1:])
+        after = [halve(totals[s] + (v if j else (ASSAF_PENALTY + v if assaf else 0)))
+                 for j, (s, v) in enumerate(zip(order, hands))]
+        still = [j for j in range(len(order)) if after[j] <= ELIMINATION]
+        first = min(still, key=lambda j: (hands[j], j)) if still else 0
+        rotated = tuple(after[first:] + after[:first])
+        finals = self.finals(rotated)
+        k = len(order)
+        return {order[(first + j) % k]: (finals[j], float(rotated[j])) for j in range(k)}
+
+    def _continued(self, totals: Sequence[int], summaries: Sequence[tuple[int, int, int, int]],
+                   order: Sequence[int]) -> dict[int, tuple[float, float]]:
+        """Per seat in ``order``, its expected final total and total after the round if the round
+        goes on: the round model's chance of each seat ending it lowest, times the table's value
+        of the totals that leaves (the others adding their predicted points, at a few quantiles)."""
+        model = self.model
+        k = len(order)
+        beta = model["caller"]["2" if k == 2 else "3+"]
+        utilities = [sum(b * x for b, x in zip(beta, caller_features(summaries[s], place, k)))
+                     for place, s in enumerate(order)]
+        top = max(utilities)
+        weights = [math.exp(u - top) for u in utilities]
+        lw = model["loser"]["coefficients"]
+        predicted = []
+        for s in order:
+            points, rest, cards, jokers = summaries[s]
+            predicted.append(lw[0] + lw[1] * rest + lw[2] * points + lw[3] * cards + lw[4] * jokers)
+        quantiles = model["loser"]["quantiles"]
+        share = 1.0 / (sum(weights) * len(quantiles))
+        values = {seat: [0.0, 0.0] for seat in order}
+        for first in range(k):
+            ordered = order[first:] + order[:first]
+            places = [(first + j) % k for j in range(k)]
+            for q in quantiles:
+                after = tuple(totals[ordered[0]] if j == 0 else
+                              halve(totals[ordered[j]] + min(max(round(predicted[places[j]] + q), 1), 50))
+                              for j in range(k))
+                for j, final in enumerate(self.finals(after)):
+                    cell = values[ordered[j]]
+                    cell[0] += weights[first] * share * final
+                    cell[1] += weights[first] * share * after[j]
+        return {seat: (final, after) for seat, (final, after) in values.items()}
+
+    def _out_values(self, totals: Sequence[int], order: Sequence[int]) -> list[float]:
+        """The values of the seats out of the match (their totals, scaled) and 0 for ``order``."""
+        table, points = self._scales(len(totals))
+        values = [(table + points) * t for t in totals]
+        for seat in order:
+            values[seat] = 0.0
+        return values
+
+    def _scales(self, seats: int) -> tuple[float, float]:
+        """The weights of the table's expected final totals and of the expected totals after the
+        round in the value, at a table of ``seats``."""
+        table, points = self.model["scale"].get(str(seats), (1.0, 0.0))
+        return table, points
 
     def value(self, state: Any) -> list[float]:
         order = turn_order(state)
         if state.is_terminal() or len(order) < 2:
-            return [float(t) for t in state.totals]
-        w = self._weights(state, order)
-        return self._values(state, [hand_summary(h) for h in state.hands], order, w, self._table_part(state, order, w))
+            return self._out_values(state.totals, ())
+        return self._values(state.totals, [hand_summary(h) for h in state.hands], order)
 
     def initial(self, game: Game, state: Any) -> list[float]:
         # The starter is drawn uniformly and the deal is exchangeable, and the value treats
@@ -209,8 +333,6 @@ class YanivEstimator(Estimator):
         :data:`DEAL_SAMPLES` deals of a freshly shuffled deck, as the engine deals (the value
         reads the hands, the totals and the starter, all else being fixed by the round's end)."""
         order = turn_order(after)
-        w = self._weights(after, order)
-        table = self._table_part(after, order, w)
         rng = random.Random(_sample_seed(key))
         summaries = [hand_summary(h) for h in after.hands]
         totals = [0.0] * after.n
@@ -218,7 +340,7 @@ class YanivEstimator(Estimator):
             cards = rng.sample(range(yg.NUM_CARDS), HAND_SIZE * len(order))
             for place, seat in enumerate(order):
                 summaries[seat] = hand_summary(sum(1 << c for c in cards[HAND_SIZE * place:HAND_SIZE * place + HAND_SIZE]))
-            for seat, value in enumerate(self._values(after, summaries, order, w, table)):
+            for seat, value in enumerate(self._values(after.totals, summaries, order)):
                 totals[seat] += value
         return [total / DEAL_SAMPLES for total in totals]
 
@@ -226,8 +348,6 @@ class YanivEstimator(Estimator):
         """The exact mean of the value over the cards the stock could have given ``seat``."""
         summaries = [hand_summary(h) for h in after.hands]
         order = turn_order(after)
-        w = self._weights(after, order)
-        table = self._table_part(after, order, w)
         held = before.hands[seat]
         outcomes: dict[tuple[int, int, int, int], int] = {}
         for card in before.stock:  # cards that leave the same summary give the same value
@@ -236,7 +356,7 @@ class YanivEstimator(Estimator):
         totals = [0.0] * after.n
         for summary, count in outcomes.items():
             summaries[seat] = summary
-            for other, value in enumerate(self._values(after, summaries, order, w, table)):
+            for other, value in enumerate(self._values(after.totals, summaries, order)):
                 totals[other] += count * value
         return [total / len(before.stock) for total in totals]
 
