@@ -237,7 +237,8 @@ def table3(process: dict[int, list[tuple[int, ...]]], starter: np.ndarray, other
                 x[row, index] += value
         y = np.array([target for _, target in data])
         w = np.linalg.solve(x.T @ x + 1e-2 * np.eye(model.TABLE_INPUTS), x.T @ y)
-        print(f"table for {k} seats in: {len(y)} simulated round starts, R^2 {1 - np.mean((y - x @ w) ** 2) / y.var():.3f}")
+        r2 = 1 - np.mean((y - x @ w) ** 2) / y.var()
+        print(f"table for {k} seats in: {len(y)} simulated round starts, R^2 {r2:.3f}")
         found[str(k)] = [round(float(v), 5) for v in w]
     return found
 
@@ -270,7 +271,8 @@ def fit(records: Sequence[MatchRecord], seed: int) -> dict[str, Any]:
     process = round_process(rounds)
     starter, other = table2(process[2])
     return {"game": "yaniv", "version": model.VERSION, "caller_features": list(model.CALLER_FEATURES),
-            "loser_features": list(model.LOSER_FEATURES), "call": fit_logistic(calls), "caller": caller, "loser": fit_loser(losers),
+            "loser_features": list(model.LOSER_FEATURES), "call": fit_logistic(calls), "caller": caller,
+            "loser": fit_loser(losers),
             "table2": {"starter": np.round(starter, 3).tolist(), "other": np.round(other, 3).tolist()},
             "table3": table3(process, starter, other, seed), "scale": {},
             "mean_final": round(float(np.mean([s for r in records for s in r.scores])), 3)}

@@ -204,8 +204,9 @@ class YanivEstimator(Estimator):
             whole = range(101)
             own_low = [[sum(w[k] * x for k, x in hats_of(o, 0) + hats_of(lo, 11) + products(o, lo, 44)) for lo in whole]
                        for o in whole]
-            own_sum = [[sum(w[k] * x for k, x in hats_of(total / (seats - 1), 22) + products(o, total / (seats - 1), 165))
-                        for total in range(100 * (seats - 1) + 1)] for o in whole]
+            means = [total / (seats - 1) for total in range(100 * (seats - 1) + 1)]
+            own_sum = [[sum(w[k] * x for k, x in hats_of(mean, 22) + products(o, mean, 165)) for mean in means]
+                       for o in whole]
             high = [sum(w[k] * x for k, x in hats_of(h, 33)) for h in whole]
             found = self._dense_tables[seats] = (own_low, own_sum, high, w[286], w[287])
         return found
@@ -339,7 +340,8 @@ class YanivEstimator(Estimator):
         for _ in range(DEAL_SAMPLES):
             cards = rng.sample(range(yg.NUM_CARDS), HAND_SIZE * len(order))
             for place, seat in enumerate(order):
-                summaries[seat] = hand_summary(sum(1 << c for c in cards[HAND_SIZE * place:HAND_SIZE * place + HAND_SIZE]))
+                hand = cards[HAND_SIZE * place:HAND_SIZE * place + HAND_SIZE]
+                summaries[seat] = hand_summary(sum(1 << c for c in hand))
             for seat, value in enumerate(self._values(after.totals, summaries, order)):
                 totals[seat] += value
         return [total / DEAL_SAMPLES for total in totals]

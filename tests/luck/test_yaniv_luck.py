@@ -101,3 +101,16 @@ def test_mean_adjusted_result_is_the_mean_result(seats: int) -> None:
     lucks = [analyse(play("yaniv", 4_200 + k, lineup, settings=SHORT)).luck[0] for k in range(40)]
     error = statistics.stdev(lucks) / len(lucks) ** 0.5
     assert abs(statistics.mean(lucks)) <= 4 * error
+
+
+@pytest.mark.parametrize("seats", [3, 4])
+def test_tabulated_table_equals_its_regression(seats: int) -> None:
+    rng = random.Random(seats)
+    weights = yaniv.ESTIMATOR.model["table3"][str(seats)]
+    for _ in range(200):
+        totals = tuple(rng.randrange(101) for _ in range(seats))
+        finals = yaniv.ESTIMATOR.finals(totals)
+        for place in range(seats):
+            others = totals[:place] + totals[place + 1:]
+            terms = yaniv.table_terms(totals[place], others, place / (seats - 1))
+            assert finals[place] == pytest.approx(sum(weights[k] * x for k, x in terms), abs=1e-9)
