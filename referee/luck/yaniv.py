@@ -293,7 +293,8 @@ class YanivEstimator(Estimator):
     def _scales(self, seats: int) -> tuple[float, float]:
         """The weights of the table's expected final totals and of the expected totals after the
         round in the value, at a table of ``seats``."""
-        table, points = self.model["scale"].get(str(seats), (1.0, 0.0))
+        scales = self.model["scale"]
+        table, points = scales.get(str(min(seats, max(int(k) for k in scales))), (1.0, 0.0))
         return table, points
 
     def value(self, state: Any) -> list[float]:
