@@ -7,15 +7,17 @@ plays ``--matches`` matches on seeds ``--first-seed`` up and reads each with
 errors (the adjustment must not move the mean), both variances and their ratio with a 95 %
 bootstrap interval (``--boot`` resamples of the matches, seeded).
 
-Duplicate deals: every seed is played a second time with the seats rotated by one (in Jass
-the teams swap cards); an entrant's duplicate result is the mean of its two results, raw or
-adjusted, and the ratio var(raw duplicate) / var(adjusted duplicate) says what the
+Duplicate deals: every seed is played again with the seats rotated, ``Lineup.seatings`` times
+in all (two: rotated by one, so in Jass the teams swap cards; four at a Yaniv or Yoninkan table
+of four: every rotation; one for solitaire); an entrant's duplicate result is the mean of its
+results, raw or adjusted, and the ratio var(raw duplicate) / var(adjusted duplicate) says what the
 adjustment adds on top of the duplicate deals.
 
     PYTHONPATH=. python benchmarks/luck_variance.py --game yahtzee --matches 1000
     PYTHONPATH=. python benchmarks/luck_variance.py --game jass --matches 200
     PYTHONPATH=. python benchmarks/luck_variance.py --game gin_rummy --variant oklahoma --matches 60
     PYTHONPATH=. python benchmarks/luck_variance.py --game jass --matches 400 --short
+    PYTHONPATH=. python benchmarks/luck_variance.py --game yaniv --matches 50 --lineup "2 seats"
 
 Also prints the mean time of :func:`referee.luck.analyse` per match.
 """
@@ -48,6 +50,8 @@ class Lineup:
     name: str
     seats: Callable[[], Sequence[Policy]]
     variant: str | None = None
+    seatings: int = 2
+    """Rotations of the seats each seed is played in (the first is the line-up as given)."""
 
 
 def _jass_teams(a: Callable[[], Policy], b: Callable[[], Policy]) -> Callable[[], Sequence[Policy]]:
@@ -82,10 +86,19 @@ def _gin(epsilon: float) -> Callable[[], Policy]:
     return lambda: noisy(heuristic("gin_rummy"), epsilon, 11)
 
 
+_YANIV_OTHERS: dict[str, Callable[[], Policy]] = {
+    "noisy heuristic (epsilon 0.1)": lambda: noisy(heuristic("yaniv"), 0.1, 7),
+    "noisy heuristic (epsilon 0.3)": lambda: noisy(heuristic("yaniv"), 0.3, 7),
+    "random": lambda: RANDOM,
+    "heuristic": lambda: heuristic("yaniv"),
+}
+"""Yaniv's opponents of the heuristic (at a table of 4: two heuristics and two of these, alternating)."""
+
+
 LINEUPS: dict[str, list[Lineup]] = {
     "yahtzee": [
-        Lineup("heuristic, solitaire", lambda: [heuristic("yahtzee")]),
-        Lineup("heuristic, solitaire Yams", lambda: [heuristic("yahtzee")], "yams"),
+        Lineup("heuristic, solitaire", lambda: [heuristic("yahtzee")], seatings=1),
+        Lineup("heuristic, solitaire Yams", lambda: [heuristic("yahtzee")], "yams", seatings=1),
         Lineup("heuristic vs heuristic", lambda: [heuristic("yahtzee"), heuristic("yahtzee")]),
         Lineup("heuristic vs optimal", lambda: [heuristic("yahtzee"), _optimal()]),
         Lineup("heuristic vs noisy heuristic (epsilon 0.1)",
@@ -104,29 +117,39 @@ LINEUPS: dict[str, list[Lineup]] = {
                _jass_teams(lambda: heuristic("jass"), lambda: noisy(heuristic("jass"), 0.1, 7))),
         Lineup("heuristic team vs random team", _jass_teams(lambda: heuristic("jass"), lambda: RANDOM)),
     ],
+    "yaniv": [
+        *(Lineup(f"heuristic vs {name}, 2 seats", lambda other=other: [heuristic("yaniv"), other()])
+          for name, other in _YANIV_OTHERS.items()),
+        *(Lineup(f"heuristic vs {name}, 4 seats", lambda other=other: [heuristic("yaniv"), other(), heuristic("yaniv"),
+                                                                       other()], seatings=4)
+          for name, other in _YANIV_OTHERS.items()),
+    ],
+    "yoninkan": [
+        Lineup("two heuristics vs two noisy heuristics (epsilon 0.2)",
+               lambda: [heuristic("yoninkan"), noisy(heuristic("yoninkan"), 0.2, 7), heuristic("yoninkan"),
+                        noisy(heuristic("yoninkan"), 0.2, 8)], seatings=4),
+    ],
 }
 """Per game, the line-ups measured (other games add theirs here)."""
 
 
 def results(game: str, lineup: Lineup, seeds: Sequence[int], settings: dict[str, Any] | None,
-            variant: str | None = None) -> tuple[list[tuple[float, float, float, float]], float]:
-    """Per seed, the entrant's raw and adjusted result in the seed's match and in its duplicate
-    (the seats rotated by one, so the entrant sits at seat 1); and the seconds ``analyse`` took."""
+            variant: str | None = None) -> tuple[list[list[tuple[float, float]]], float]:
+    """Per seed, the entrant's raw and adjusted result in each seating (seating ``k``: the seats
+    rotated by ``k``, so the entrant sits at seat ``k``); and the seconds ``analyse`` took."""
     seats = list(lineup.seats())
-    rotated = seats[-1:] + seats[:-1]
     out = []
     spent = 0.0
     for seed in seeds:
-        records = [play(game, seed, order, settings=settings, variant=variant or lineup.variant)
-                   for order in ((seats, rotated) if len(seats) > 1 else (seats,))]
-        started = time.perf_counter()
-        reports = [analyse(record) for record in records]
-        spent += time.perf_counter() - started
-        first, second = reports[0], reports[-1]
-        if len(seats) == 1:  # solitaire: no other seating
-            out.append((first.result[0], first.adjusted[0], first.result[0], first.adjusted[0]))
-            continue
-        out.append((first.result[0], first.adjusted[0], second.result[1], second.adjusted[1]))
+        found = []
+        for k in range(lineup.seatings):
+            record = play(game, seed, seats[len(seats) - k:] + seats[:len(seats) - k], settings=settings,
+                          variant=variant or lineup.variant)
+            started = time.perf_counter()
+            report = analyse(record)
+            spent += time.perf_counter() - started
+            found.append((report.result[k], report.adjusted[k]))
+        out.append(found)
     return out, spent
 
 
@@ -171,14 +194,15 @@ def main() -> None:
             continue
         started = time.perf_counter()
         found, spent = results(args.game, lineup, seeds, settings, args.variant)
-        played = len(found) * min(2, len(lineup.seats()))
-        print(f"{lineup.name}{' (' + (args.variant or lineup.variant) + ')' if args.variant or lineup.variant else ''} "
+        played = lineup.seatings * len(found)
+        shown_variant = args.variant or lineup.variant
+        print(f"{lineup.name}{' (' + shown_variant + ')' if shown_variant else ''} "
               f"({played} matches, {time.perf_counter() - started:.0f} s; analyse {1000 * spent / played:.0f} ms a match)")
-        report("single matches", [(r, a) for r, a, _, _ in found], args.boot, args.first_seed)
-        if len(lineup.seats()) == 1:
-            continue
-        report("duplicate pairs", [((r1 + r2) / 2, (a1 + a2) / 2) for r1, a1, r2, a2 in found], args.boot,
-               args.first_seed)
+        report("single matches", [seatings[0] for seatings in found], args.boot, args.first_seed)
+        if lineup.seatings > 1:
+            report(f"duplicates ({lineup.seatings} seatings)",
+                   [(statistics.fmean(r for r, _ in seatings), statistics.fmean(a for _, a in seatings))
+                    for seatings in found], args.boot, args.first_seed)
 
 
 if __name__ == "__main__":
