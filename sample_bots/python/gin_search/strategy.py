@@ -13,7 +13,7 @@
 - **Evaluation**: the same sampled deals for every candidate (common random numbers); each
   deal is played to the end of the hand with the heuristic for both seats (``gin_sim.py``);
   a candidate's value is its mean of the hand's points for this seat minus the opponent's
-  (Straight: hands won). The best mean wins; ties go to the heuristic's choice.
+  (Straight: hands won). The best mean wins if it beats the heuristic's choice clearly (:class:`Gains`).
 - **Budget**: ``deals`` sampled deals per decision (:data:`DEFAULT_DEALS`), and never more
   than ``seconds`` of thinking (:data:`DEFAULT_SECONDS`, under the 1 s move timeout); the
   time guard is the only thing that can make a decision depend on the machine's speed.
@@ -32,7 +32,8 @@ from arena.v1 import bot_pb2, gin_rummy_pb2
 _Kind = gin_rummy_pb2.GinRummyAction
 _Phase = gin_rummy_pb2.GinRummyObservation
 DEFAULT_DEALS = 60
-DEFAULT_SECONDS = 0.7
+DEFAULT_SECONDS = 0.45
+CONFIDENCE = 1.5
 _FULL_STOCK = 31
 """The stock after the deal and the upcard."""
 _MAX_STEPS = 8
@@ -103,6 +104,38 @@ def _value(result: tuple[int, int], me: int, straight: bool) -> float:
     return gain if winner == me else -gain
 
 
+class Gains:
+    """Each candidate's gain over the first (the heuristic's choice), deal by deal.
+
+    A candidate replaces the heuristic's choice only when its mean gain exceeds
+    :data:`CONFIDENCE` standard errors: with few deals, the best of several noisy means is
+    mostly luck, and playing it would be worse than the heuristic.
+    """
+
+    def __init__(self, count: int) -> None:
+        self.sums = [0.0] * count
+        self.squares = [0.0] * count
+        self.deals = 0
+
+    def add(self, values: list[float]) -> None:
+        self.deals += 1
+        for k, v in enumerate(values):
+            gain = v - values[0]
+            self.sums[k] += gain
+            self.squares[k] += gain * gain
+
+    def best(self) -> int:
+        n = self.deals
+        chosen, margin = 0, 0.0
+        for k in range(1, len(self.sums)):
+            mean = self.sums[k] / n
+            spread = max(self.squares[k] / n - mean * mean, 0.0) ** 0.5
+            edge = mean - CONFIDENCE * spread / max(n - 1, 1) ** 0.5
+            if n > 1 and edge > margin:
+                chosen, margin = k, edge
+        return chosen
+
+
 def make_decide(deals: int = DEFAULT_DEALS, seconds: float = DEFAULT_SECONDS):
     """A ``decide`` with this budget."""
     def decide(observation: bot_pb2.Observation, legal_actions: Sequence[bot_pb2.Action]) -> int:
@@ -124,18 +157,19 @@ def make_decide(deals: int = DEFAULT_DEALS, seconds: float = DEFAULT_SECONDS):
         candidates = _candidates(obs, actions, default)
         if len(candidates) == 1:
             return candidates[0]
-        totals = [0.0] * len(candidates)
+        gains = Gains(len(candidates))
         me, straight = obs.seat, obs.variant == "straight"
         for n in range(deals):
             if n and time.perf_counter() - start > seconds:
                 break
             deal = base if n == 0 else _position(obs, stock_only, rng)
-            for k, index in enumerate(candidates):
+            values = []
+            for index in candidates:
                 hand = deal.copy()
                 hand.apply(actions[index])
-                totals[k] += _value(hand.rollout(), me, straight)
-        best = max(range(len(candidates)), key=lambda k: (totals[k], -k))
-        return candidates[best]
+                values.append(_value(hand.rollout(), me, straight))
+            gains.add(values)
+        return candidates[gains.best()]
     return decide
 
 

@@ -14,7 +14,7 @@
   deal is played to the end of the round with the heuristic for every seat
   (``yaniv_sim.py``). A round is worth, to this seat, the others' mean loss minus its own,
   where a seat's loss is what its total grows by after halving (100 -> 50, 50 -> 25), plus
-  :data:`OUT_PENALTY` if the round puts it out. The best mean wins; ties go to the heuristic.
+  :data:`OUT_PENALTY` if the round puts it out. The best mean wins if it beats the heuristic's choice clearly (:class:`Gains`).
 - **Budget**: ``deals`` sampled deals per decision (:data:`DEFAULT_DEALS`), and never more than
   ``seconds`` of thinking (:data:`DEFAULT_SECONDS`, under the 1 s move timeout); the time
   guard is the only thing that can make a decision depend on the machine's speed.
@@ -33,8 +33,9 @@ from arena.v1 import bot_pb2, yaniv_pb2
 _Kind = yaniv_pb2.YanivAction
 _Phase = yaniv_pb2.YanivObservation
 DEFAULT_DEALS = 40
-DEFAULT_SECONDS = 0.7
+DEFAULT_SECONDS = 0.45
 OUT_PENALTY = 100
+CONFIDENCE = 1.5
 _MAX_STEPS = 6
 """Replayed turns at most per hand (calibrated on heuristic self-play)."""
 _STEP_CHANCE = 0.4
@@ -133,6 +134,38 @@ def _candidates(base: sim.Round, actions: list[tuple]) -> list[int]:
     return out
 
 
+class Gains:
+    """Each candidate's gain over the first (the heuristic's choice), deal by deal.
+
+    A candidate replaces the heuristic's choice only when its mean gain exceeds
+    :data:`CONFIDENCE` standard errors: with few deals, the best of several noisy means is
+    mostly luck, and playing it would be worse than the heuristic.
+    """
+
+    def __init__(self, count: int) -> None:
+        self.sums = [0.0] * count
+        self.squares = [0.0] * count
+        self.deals = 0
+
+    def add(self, values: list[float]) -> None:
+        self.deals += 1
+        for k, v in enumerate(values):
+            gain = v - values[0]
+            self.sums[k] += gain
+            self.squares[k] += gain * gain
+
+    def best(self) -> int:
+        n = self.deals
+        chosen, margin = 0, 0.0
+        for k in range(1, len(self.sums)):
+            mean = self.sums[k] / n
+            spread = max(self.squares[k] / n - mean * mean, 0.0) ** 0.5
+            edge = mean - CONFIDENCE * spread / max(n - 1, 1) ** 0.5
+            if n > 1 and edge > margin:
+                chosen, margin = k, edge
+        return chosen
+
+
 def make_decide(deals: int = DEFAULT_DEALS, seconds: float = DEFAULT_SECONDS):
     """A ``decide`` with this budget."""
     def decide(observation: bot_pb2.Observation, legal_actions: Sequence[bot_pb2.Action]) -> int:
@@ -148,21 +181,22 @@ def make_decide(deals: int = DEFAULT_DEALS, seconds: float = DEFAULT_SECONDS):
         candidates = _candidates(base, actions)
         if len(candidates) == 1:
             return candidates[0]
-        totals = [0.0] * len(candidates)
+        gains = Gains(len(candidates))
         for n in range(deals):
             if n and time.perf_counter() - start > seconds:
                 break
             deal = base if n == 0 else _position(obs, rng)
             deal.draws, deal.memo = draws, base.memo
             seed = rng.getrandbits(64)
-            for k, index in enumerate(candidates):
+            values = []
+            for index in candidates:
                 game = deal.copy()
                 play_rng = random.Random(seed)
                 game.apply(actions[index], play_rng)
                 game.rollout(play_rng)
-                totals[k] += _value(game, obs)
-        best = max(range(len(candidates)), key=lambda k: (totals[k], -k))
-        return candidates[best]
+                values.append(_value(game, obs))
+            gains.add(values)
+        return candidates[gains.best()]
     return decide
 
 

@@ -67,7 +67,7 @@ def groups(hand: Sequence[int]) -> list[tuple[int, ...]]:
             by_suit.setdefault(card // 16, set()).add(card % 16)
     for suit, ranks in by_suit.items():
         for low in range(1, 12):
-            for high in range(low + 2, min(low + 5, 14)):
+            for high in range(low + 2, min(low + 6, 14)):
                 present = [r for r in range(low, high + 1) if r in ranks]
                 gaps = high - low + 1 - len(present)
                 if present and gaps <= len(jokers):
@@ -80,14 +80,32 @@ _BEST: dict[tuple[int, ...], int] = {}
 
 
 def best_group(hand: Sequence[int]) -> int:
-    """The most points one discard of ``hand`` could shed."""
+    """The most points one discard of ``hand`` could shed: a card, a set (all naturals of a
+    rank, jokers adding nothing) or a run (naturals of a suit whose gaps the jokers fill)."""
     key = tuple(sorted(hand))
     found = _BEST.get(key)
-    if found is None:
-        found = max((points(g) for g in groups(hand)), default=0)
-        if len(_BEST) > 200_000:
-            _BEST.clear()
-        _BEST[key] = found
+    if found is not None:
+        return found
+    jokers = sum(1 for c in key if 64 <= c < 80)
+    by_rank: dict[int, int] = {}
+    by_suit: dict[int, list[int]] = {}
+    for card in key:
+        if not 64 <= card < 80:
+            by_rank[card % 16] = by_rank.get(card % 16, 0) + value(card)
+            if card < 64:
+                by_suit.setdefault(card // 16, []).append(card % 16)
+    found = max(by_rank.values(), default=0)
+    for ranks in by_suit.values():  # sorted, as key is
+        for i in range(len(ranks)):
+            total = 0
+            for j in range(i, len(ranks)):
+                total += min(ranks[j], 10)
+                gaps = ranks[j] - ranks[i] + 1 - (j - i + 1)
+                if gaps <= jokers and j - i + 1 + jokers >= 3 and total > found:
+                    found = total
+    if len(_BEST) > 200_000:
+        _BEST.clear()
+    _BEST[key] = found
     return found
 
 
