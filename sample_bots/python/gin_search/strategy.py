@@ -1,22 +1,24 @@
 """Gin Rummy by determinization: sample the hidden cards, roll each candidate out with the heuristic.
 
-- **What is hidden**: the opponent's cards other than those it took from the pile (public),
-  and the stock's order: the cards not in this seat's hand, the pile or the opponent's known
-  cards. A uniform deal of them would give the opponent far more deadwood than it has after
-  some turns of play (46 against 56 early, 20 against 51 after 12 draws, in heuristic
-  self-play), so the sampled hand is then improved as play improves it: once per draw the
-  opponent has made (half the stock drawn), it draws a random unseen card and drops its worst
-  hidden card. Nothing else is inferred (what it passed or discarded is not used).
-- **Candidates**: the heuristic's choice, the other draw, and, when discarding, the few
-  discards leaving the least deadwood, each with and without a knock where legal; gin and
-  big gin are taken at once.
-- **Evaluation**: the same sampled deals for every candidate (common random numbers); each
-  deal is played to the end of the hand with the heuristic for both seats (``gin_sim.py``);
-  a candidate's value is its mean of the hand's points for this seat minus the opponent's
-  (Straight: hands won). The best mean wins if it beats the heuristic's choice clearly (:class:`Gains`).
-- **Budget**: ``deals`` sampled deals per decision (:data:`DEFAULT_DEALS`), and never more
-  than ``seconds`` of thinking (:data:`DEFAULT_SECONDS`, under the 1 s move timeout); the
-  time guard is the only thing that can make a decision depend on the machine's speed.
+- **What is hidden**: the opponent's cards other than those it took from the pile (public), and
+  the stock's order: the cards not in this seat's hand, the pile or the opponent's known cards.
+  A uniform deal of them would give the opponent far more deadwood than it has after some turns
+  of play (46 against 56 early, 20 against 51 after 12 draws, in heuristic self-play), so the
+  sampled hand is then improved as play improves it: once per draw the opponent has made (half
+  the stock drawn), it draws a random unseen card and drops its worst hidden card. Nothing else
+  is inferred (what it passed or discarded is not used).
+- **Candidates**: the heuristic's choice, the other draw, and, when discarding, the few discards
+  leaving the least deadwood, each with and without a knock where legal; gin and big gin are
+  taken at once.
+- **Evaluation**: the same sampled deals for every candidate (common random numbers); each deal
+  is played to the end of the hand with the heuristic for both seats (``gin_sim.py``); a
+  candidate's value is its mean of the hand's points for this seat minus the opponent's
+  (Straight: hands won). The best mean wins if it beats the heuristic's choice clearly
+  (:class:`Gains`).
+- **Budget**: ``deals`` sampled deals per decision (:data:`DEFAULT_DEALS`), and never more than
+  ``seconds`` of thinking (:data:`DEFAULT_SECONDS`: 0.3 s leaves room under the default 1 s move
+  timeout and under the 0.5 s of `arena check-bot` tests, on a busy machine); the time guard is
+  the only thing that can make a decision depend on the machine's speed.
 - **Deterministic**: the random generator is seeded by the observation itself.
 """
 
@@ -32,7 +34,7 @@ from arena.v1 import bot_pb2, gin_rummy_pb2
 _Kind = gin_rummy_pb2.GinRummyAction
 _Phase = gin_rummy_pb2.GinRummyObservation
 DEFAULT_DEALS = 60
-DEFAULT_SECONDS = 0.45
+DEFAULT_SECONDS = 0.3
 CONFIDENCE = 1.5
 _FULL_STOCK = 31
 """The stock after the deal and the upcard."""

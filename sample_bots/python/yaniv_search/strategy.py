@@ -2,22 +2,22 @@
 
 - **What is hidden**: the other players' cards except those they took from the discards
   (public), and the stock's order. Every card not in this seat's hand, on the table (the dead
-  discards, the group on offer, this turn's own discard) or among the known taken cards is
-  in another hand or in the stock. Uniform deals would give the others far more points per
-  hidden card than they hold after a few turns (about 7 against 4.3 after four turns, in
-  heuristic self-play), so each other hand is then improved as play improves it: once per
-  turn it has played this round (up to six), a random unseen card replaces its highest
-  hidden card when lower, with chance 0.4 (which matches self-play's values per turn).
-  Nothing else is inferred.
+  discards, the group on offer, this turn's own discard) or among the known taken cards is in
+  another hand or in the stock. Uniform deals would give the others far more points per hidden
+  card than they hold after a few turns (about 7 against 4.3 after four turns, in heuristic
+  self-play), so each other hand is then improved as play improves it: once per turn it has
+  played this round (up to six), a random unseen card replaces its highest hidden card when
+  lower, with chance 0.4 (which matches self-play's values per turn). Nothing else is inferred.
 - **Candidates**: Yaniv when legal, the few discards the heuristic ranks best, every draw.
-- **Evaluation**: the same sampled deals for every candidate (common random numbers); each
-  deal is played to the end of the round with the heuristic for every seat
-  (``yaniv_sim.py``). A round is worth, to this seat, the others' mean loss minus its own,
-  where a seat's loss is what its total grows by after halving (100 -> 50, 50 -> 25), plus
-  :data:`OUT_PENALTY` if the round puts it out. The best mean wins if it beats the heuristic's choice clearly (:class:`Gains`).
+- **Evaluation**: the same sampled deals for every candidate (common random numbers); each deal
+  is played to the end of the round with the heuristic for every seat (``yaniv_sim.py``). A
+  round is worth, to this seat, the others' mean loss minus its own, where a seat's loss is what
+  its total grows by after halving (100 -> 50, 50 -> 25), plus :data:`OUT_PENALTY` if the round
+  puts it out. The best mean wins if it beats the heuristic's choice clearly (:class:`Gains`).
 - **Budget**: ``deals`` sampled deals per decision (:data:`DEFAULT_DEALS`), and never more than
-  ``seconds`` of thinking (:data:`DEFAULT_SECONDS`, under the 1 s move timeout); the time
-  guard is the only thing that can make a decision depend on the machine's speed.
+  ``seconds`` of thinking (:data:`DEFAULT_SECONDS`: 0.3 s leaves room under the default 1 s move
+  timeout and under the 0.5 s of `arena check-bot` tests, on a busy machine); the time guard is
+  the only thing that can make a decision depend on the machine's speed.
 - **Deterministic**: the random generator is seeded by the observation itself.
 """
 
@@ -33,7 +33,7 @@ from arena.v1 import bot_pb2, yaniv_pb2
 _Kind = yaniv_pb2.YanivAction
 _Phase = yaniv_pb2.YanivObservation
 DEFAULT_DEALS = 40
-DEFAULT_SECONDS = 0.45
+DEFAULT_SECONDS = 0.3
 OUT_PENALTY = 100
 CONFIDENCE = 1.5
 _MAX_STEPS = 6
