@@ -63,6 +63,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--deals", type=int, default=None, help="the search bot's budget (default: its own)")
     parser.add_argument("--seconds", type=float, default=None, help="its time guard per decision")
+    parser.add_argument("--progress", action="store_true", help="print the tally after each seed")
     args = parser.parse_args()
     strategy = load_search(args.game)
     budget = {"deals": args.deals or strategy.DEFAULT_DEALS, "seconds": args.seconds or strategy.DEFAULT_SECONDS}
@@ -81,6 +82,10 @@ def main() -> None:
                 if policy is search and args.players == 2:
                     matches += 1
                     wins += record.ranking[seat] < record.ranking[1 - seat]
+        if args.progress:
+            print(f"  seed {seed}: search won {wins} of {matches}; mean rank search "
+                  f"{statistics.mean(ranks['search']):.3f}, heuristic {statistics.mean(ranks['heuristic']):.3f}",
+                  flush=True)
     print(f"{args.game} {args.variant or 'default'}, {args.players} seats: {args.pairs} duplicate pairs, "
           f"seeds {args.seed}..{args.seed + args.pairs - 1}, budget {budget}, "
           f"{time.perf_counter() - started:.0f} s")

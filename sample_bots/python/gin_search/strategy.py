@@ -33,7 +33,7 @@ from arena.v1 import bot_pb2, gin_rummy_pb2
 
 _Kind = gin_rummy_pb2.GinRummyAction
 _Phase = gin_rummy_pb2.GinRummyObservation
-DEFAULT_DEALS = 60
+DEFAULT_DEALS = 200
 DEFAULT_SECONDS = 0.3
 CONFIDENCE = 1.5
 _FULL_STOCK = 31

@@ -32,7 +32,7 @@ from arena.v1 import bot_pb2, yaniv_pb2
 
 _Kind = yaniv_pb2.YanivAction
 _Phase = yaniv_pb2.YanivObservation
-DEFAULT_DEALS = 40
+DEFAULT_DEALS = 80
 DEFAULT_SECONDS = 0.3
 OUT_PENALTY = 100
 CONFIDENCE = 1.5

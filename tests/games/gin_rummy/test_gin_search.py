@@ -58,8 +58,8 @@ def budgeted_copy(tmp_path: Path, deals: int, seconds: float) -> Path:
     shutil.copytree(BOT, folder, ignore=shutil.ignore_patterns("__pycache__"))
     manifest = folder / "bot.toml"
     text = manifest.read_text()
-    assert 'command = ["{python}", "bot.py", "60"]' in text
-    manifest.write_text(text.replace('"bot.py", "60"]', f'"bot.py", "{deals}", "{seconds}"]'))
+    assert 'command = ["{python}", "bot.py", "200"]' in text
+    manifest.write_text(text.replace('"bot.py", "200"]', f'"bot.py", "{deals}", "{seconds}"]'))
     return folder
 
 

@@ -50,8 +50,8 @@ def budgeted_copy(tmp_path: Path, deals: int, seconds: float) -> Path:
     shutil.copytree(BOT, folder, ignore=shutil.ignore_patterns("__pycache__"))
     manifest = folder / "bot.toml"
     text = manifest.read_text()
-    assert 'command = ["{python}", "bot.py", "40"]' in text
-    manifest.write_text(text.replace('"bot.py", "40"]', f'"bot.py", "{deals}", "{seconds}"]'))
+    assert 'command = ["{python}", "bot.py", "80"]' in text
+    manifest.write_text(text.replace('"bot.py", "80"]', f'"bot.py", "{deals}", "{seconds}"]'))
     return folder
 
 
