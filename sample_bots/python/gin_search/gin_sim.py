@@ -255,6 +255,17 @@ def worst_card(hand: int, fixed: int) -> int:
     return min((deadwood(hand ^ (1 << c)), -VALUES[c], c) for c in cards_of(hand & ~fixed))[2]
 
 
+def joins(hand: int, card: int) -> bool:
+    """Whether ``card`` would complete a meld with two cards of ``hand`` (a set or a run)."""
+    rank = card % 16
+    if sum(hand >> (suit * 16 + rank) & 1 for suit in range(4)) >= 2:
+        return True
+    def held(other: int) -> bool:
+        return other // 16 == card // 16 and 0 <= other % 16 < 13 and other >= 0 and bool(hand >> other & 1)
+    below, above = held(card - 1), held(card + 1)
+    return below and (held(card - 2) or above) or above and held(card + 2)
+
+
 def worth_taking(hand: int, card: int) -> bool:
     """Whether ``card`` must be in a meld of the hand left after taking it and the best discard."""
     bit = 1 << card

@@ -5,8 +5,11 @@
   A uniform deal of them would give the opponent far more deadwood than it has after some turns
   of play (46 against 56 early, 20 against 51 after 12 draws, in heuristic self-play), so the
   sampled hand is then improved as play improves it: once per draw the opponent has made (half
-  the stock drawn), it draws a random unseen card and drops its worst hidden card. Nothing else
-  is inferred (what it passed or discarded is not used).
+  the stock drawn, at most 8), it draws a random unseen card and drops its worst hidden card.
+  The last six pile cards were declined or thrown by the opponent, mostly, so of six such
+  samples the first that none of them would join in a meld is kept. Nothing else is inferred.
+  (With the opponent's true hand instead, the same search won 15 of 16 matches against the
+  heuristic: what the samples get wrong is what costs.)
 - **Candidates**: the heuristic's choice, the other draw, and, when discarding, the few discards
   leaving the least deadwood, each with and without a knock where legal; gin and big gin are
   taken at once.
@@ -40,6 +43,9 @@ _FULL_STOCK = 31
 """The stock after the deal and the upcard."""
 _MAX_STEPS = 8
 """Replayed draws at most: more would make the hand better than play does."""
+_TRIES = 6
+_RECENT = 6
+"""Pile cards the opponent declined or threw lately: a sampled hand they would join is unlikely."""
 _DISCARDS = 4
 """Discards considered: those leaving the least deadwood."""
 
@@ -57,7 +63,23 @@ def _action(a: gin_rummy_pb2.GinRummyAction) -> tuple:
 
 
 def _position(obs: gin_rummy_pb2.GinRummyObservation, stock_only: bool, rng: random.Random) -> sim.Hand:
-    """One deal consistent with what this seat has seen (``stock_only``: both passed the upcard)."""
+    """One deal consistent with what this seat has seen (``stock_only``: both passed the upcard):
+    of :data:`_TRIES` samples, the first whose opponent hand no recent pile card joins."""
+    recent = [sim.parse(t) for t in obs.discard_pile[-_RECENT:]]
+    best: tuple[int, sim.Hand] | None = None
+    for _ in range(_TRIES):
+        hand = _sample(obs, stock_only, rng)
+        theirs = hand.hands[1 - obs.seat]
+        clash = sum(sim.joins(theirs, card) for card in recent)
+        if best is None or clash < best[0]:
+            best = (clash, hand)
+        if clash == 0:
+            break
+    assert best is not None
+    return best[1]
+
+
+def _sample(obs: gin_rummy_pb2.GinRummyObservation, stock_only: bool, rng: random.Random) -> sim.Hand:
     me = obs.seat
     mine = sim.to_mask([sim.parse(t) for t in obs.hand])
     pile = [sim.parse(t) for t in obs.discard_pile]
