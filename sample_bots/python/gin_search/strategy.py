@@ -38,7 +38,7 @@ _Kind = gin_rummy_pb2.GinRummyAction
 _Phase = gin_rummy_pb2.GinRummyObservation
 DEFAULT_DEALS = 200
 DEFAULT_SECONDS = 0.3
-CONFIDENCE = 1.5
+CONFIDENCE = 0.75
 _FULL_STOCK = 31
 """The stock after the deal and the upcard."""
 _MAX_STEPS = 8
