@@ -19,9 +19,10 @@
   (Straight: hands won). The best mean wins if it beats the heuristic's choice clearly
   (:class:`Gains`).
 - **Budget**: ``deals`` sampled deals per decision (:data:`DEFAULT_DEALS`), and never more than
-  ``seconds`` of thinking (:data:`DEFAULT_SECONDS`: 0.3 s leaves room under the default 1 s move
-  timeout and under the 0.5 s of `arena check-bot` tests, on a busy machine); the time guard is
-  the only thing that can make a decision depend on the machine's speed.
+  ``seconds`` of thinking (:data:`DEFAULT_SECONDS`: 0.2 s, checked before each play-out, leaves
+  room under the default 1 s move timeout and under the 0.5 s of `arena check-bot` tests, on a
+  busy machine); the time guard is the only thing that can make a decision depend on the
+  machine's speed.
 - **Deterministic**: the random generator is seeded by the observation itself.
 """
 
@@ -37,7 +38,7 @@ from arena.v1 import bot_pb2, gin_rummy_pb2
 _Kind = gin_rummy_pb2.GinRummyAction
 _Phase = gin_rummy_pb2.GinRummyObservation
 DEFAULT_DEALS = 200
-DEFAULT_SECONDS = 0.3
+DEFAULT_SECONDS = 0.2
 CONFIDENCE = 0.75
 _FULL_STOCK = 31
 """The stock after the deal and the upcard."""
@@ -189,9 +190,13 @@ def make_decide(deals: int = DEFAULT_DEALS, seconds: float = DEFAULT_SECONDS):
             deal = base if n == 0 else _position(obs, stock_only, rng)
             values = []
             for index in candidates:
+                if n and time.perf_counter() - start > seconds:
+                    break  # an unfinished deal is dropped
                 hand = deal.copy()
                 hand.apply(actions[index])
                 values.append(_value(hand.rollout(), me, straight))
+            if len(values) < len(candidates):
+                break
             gains.add(values)
         return candidates[gains.best()]
     return decide
