@@ -10,9 +10,10 @@ and finishes the hand with the heuristic's rules for all four seats (jass_sim.py
 the card with the best mean of its team's points minus the other team's, the match bonus
 counted.  The partner is assumed to play like the heuristic, and so are the opponents.
 
-Budget: ``JASS_SEARCH_DEALS`` deals per decision (default 40; each deal costs one playout per
-legal card).  The random generator is seeded from the observation and the budget, so a match
-replays identically.
+Budget: ``JASS_SEARCH_BUDGET`` card plays simulated per decision (default 8000): the number of
+deals is that over (legal cards x cards left to play), at least 6 and at most 120, so each
+decision costs about the same whatever the trick.  The random generator is seeded from the
+observation and the budget, so a match replays identically.
 """
 
 from __future__ import annotations
@@ -26,7 +27,8 @@ from arena.v1 import bot_pb2, jass_pb2
 from heuristic_jass import decide as heuristic_decide
 from jass_sim import Mode, card, play_out, text
 
-DEALS = int(os.environ.get("JASS_SEARCH_DEALS", "40"))
+BUDGET = int(os.environ.get("JASS_SEARCH_BUDGET", "8000"))
+MIN_DEALS, MAX_DEALS = 6, 120
 _Phase = jass_pb2.JassObservation
 
 
@@ -108,17 +110,23 @@ def sample_deal(obs: jass_pb2.JassObservation, rng: random.Random, played: list[
     return hands
 
 
-def choose_card(obs: jass_pb2.JassObservation, legal: list[str], deals: int = DEALS) -> str:
-    """The legal card with the best mean playout result over ``deals`` sampled deals."""
+def deals_for(budget: int, candidates: int, cards_left: int) -> int:
+    """How many deals ``budget`` simulated card plays pay for."""
+    return max(MIN_DEALS, min(MAX_DEALS, budget // max(1, candidates * cards_left)))
+
+
+def choose_card(obs: jass_pb2.JassObservation, legal: list[str], budget: int = BUDGET) -> str:
+    """The legal card with the best mean playout result over the deals ``budget`` pays for."""
     if len(legal) == 1:
         return legal[0]
     mode = Mode(obs.mode)
     played, lacks, tricks = _seen(obs)
+    deals = deals_for(budget, len(legal), 36 - sum(len(cards) for cards in played))
     team = obs.seat % 2
     won_before = [0, 0]
     for leader, cards in tricks[:-1]:
         won_before[(leader + mode.winner(cards)) % 4 % 2] += 1
-    seed = hashlib.sha256(obs.SerializeToString(deterministic=True) + deals.to_bytes(4, "big")).digest()
+    seed = hashlib.sha256(obs.SerializeToString(deterministic=True) + budget.to_bytes(8, "big")).digest()
     rng = random.Random(seed)
     trick = [card(c) for c in obs.trick]
     candidates = [card(c) for c in legal]
@@ -156,4 +164,4 @@ def decide(observation: bot_pb2.Observation, legal_actions: Sequence[bot_pb2.Act
     if jass.phase == _Phase.PHASE_DECLARE:
         return heuristic_decide(observation, legal_actions)
     legal = [a.jass.card for a in legal_actions]
-    return legal.index(choose_card(jass, legal))
+    return legal.index(choose_card(jass, legal, BUDGET))

@@ -13,9 +13,10 @@ it plays every candidate and finishes the battle with quick heuristic rules for 
 with its points, a kan win before battle 3 counts as if kan lost the next battle, plus one.
 It assumes the others play like the heuristic and know their groups.
 
-Budget: ``YONINKAN_SEARCH_DEALS`` deals per decision (default 24; each deal costs one
-playout per candidate).  The random generator is seeded from the observation and the budget,
-so a match replays identically.
+Budget: ``YONINKAN_SEARCH_BUDGET`` card plays simulated per decision (default 6000): the number
+of deals is that over (candidates x cards left in the hands), at least 6 and at most 120, so
+each decision costs about the same whatever the trick.  The random generator is seeded from
+the observation and the budget, so a match replays identically.
 """
 
 from __future__ import annotations
@@ -31,7 +32,8 @@ from heuristic_yoninkan import decide as heuristic_decide
 from yoninkan_scoring import KAN, MUKAN
 from yoninkan_sim import DECK, Battle, value
 
-DEALS = int(os.environ.get("YONINKAN_SEARCH_DEALS", "24"))
+BUDGET = int(os.environ.get("YONINKAN_SEARCH_BUDGET", "6000"))
+MIN_DEALS, MAX_DEALS = 6, 120
 _Phase = yoninkan_pb2.YoninkanObservation
 
 
@@ -131,7 +133,7 @@ def _battle(obs: yoninkan_pb2.YoninkanObservation, hands: list[list[str]], kan: 
     declared = {KAN: False, MUKAN: False}
     needs = {KAN: obs.kan_needs, MUKAN: obs.mukan_needs}
     for d in obs.declarations:
-        group = KAN if d.seat in kan else MUKAN
+        group = KAN if d.seat in kan or not obs.kan_seats else MUKAN  # battle 1: only kan declares
         declared[group] = True
         after_skunk = d.declaration in ("16", "reverse_16") and count[group] >= needs[group]
         open_[group] = d.declaration if after_skunk else f"declared_{d.declaration}"
@@ -142,13 +144,19 @@ def _battle(obs: yoninkan_pb2.YoninkanObservation, hands: list[list[str]], kan: 
     return sim
 
 
-def choose_play(obs: yoninkan_pb2.YoninkanObservation, legal: Sequence[bot_pb2.Action], deals: int = DEALS) -> int:
-    """The candidate play with the best mean outcome over ``deals`` sampled deals."""
+def deals_for(budget: int, candidates: int, cards_left: int) -> int:
+    """How many deals ``budget`` simulated card plays pay for."""
+    return max(MIN_DEALS, min(MAX_DEALS, budget // max(1, candidates * cards_left)))
+
+
+def choose_play(obs: yoninkan_pb2.YoninkanObservation, legal: Sequence[bot_pb2.Action], budget: int = BUDGET) -> int:
+    """The candidate play with the best mean outcome over the deals ``budget`` pays for."""
     candidates = _candidates(legal, obs.trick_number)
     if len(candidates) <= 1:
         return candidates[0] if candidates else 0
     played, lacks = _history(obs)
-    seed = hashlib.sha256(obs.SerializeToString(deterministic=True) + deals.to_bytes(4, "big")).digest()
+    deals = deals_for(budget, len(candidates), 40 - sum(len(cards) for cards in played))
+    seed = hashlib.sha256(obs.SerializeToString(deterministic=True) + budget.to_bytes(8, "big")).digest()
     rng = random.Random(seed)
     results = [(r.winner, r.bonus or None) for r in obs.results]
     totals = [0.0] * len(candidates)
@@ -172,4 +180,4 @@ def decide(observation: bot_pb2.Observation, legal_actions: Sequence[bot_pb2.Act
     chosen = heuristic_decide(observation, legal_actions)
     if obs.phase != _Phase.PHASE_PLAY or legal_actions[chosen].yoninkan.declaration:
         return chosen
-    return choose_play(obs, legal_actions)
+    return choose_play(obs, legal_actions, BUDGET)

@@ -94,8 +94,8 @@ class Battle:
                         mukan_declared=self.declared[MUKAN])
         if verdict == "right":
             verdict = (group, "skunk" if group == KAN else "reverse_skunk")
-        if verdict is None and self.trick_number > 10:
-            raise AssertionError("a battle ended without a winner")
+        if verdict is None and self.trick_number > 10:  # a deal the sampling got wrong: by the count
+            verdict = (KAN, None) if self.count[KAN] >= self.count[MUKAN] else (MUKAN, None)
         self.verdict = verdict
 
     def run(self) -> tuple[str, str | None]:
@@ -121,42 +121,52 @@ class Battle:
 
 
 def playout(sim: Battle, seat: int) -> tuple[str, str]:
-    """A quick version of the heuristic's play, with the groups known: ``(card, call)``."""
+    """The heuristic's play (heuristic_yoninkan.py) in short, with the groups known: ``(card, call)``."""
     legal = sim.legal(seat)
     if len(legal) == 1 and legal[0] != JOKER:
         return legal[0], ""
     trump, last = sim.trump, sim.trick_number == 10
-    if sim.trick_number == 9 and JOKER in legal:
+    if sim.trick_number == 9 and JOKER in legal:  # the joker is the weakest card in trick 10
         return JOKER, trump if not sim.trick else ""
     plain = [c for c in legal if c != JOKER]
     rank = STRENGTH
+    kan = sim.kan
+    mine = seat in kan
+    declared = sim.open[KAN if mine else MUKAN] or sim.open[MUKAN if mine else KAN]
     if not sim.trick:
         sure = [c for c in plain if c in HONOURS and not sim.beaten_by_out(c, seat)]
         if sure:
             return max(sure, key=rank.__getitem__), ""
+        trumps = [c for c in plain if c[1] == trump]
+        if JOKER in legal and (len(trumps) >= 3 or declared) and not last:
+            return JOKER, trump
         if not plain:
             return JOKER, trump
-        return min(plain, key=lambda c: (c in HONOURS, c[1] == trump, rank[c])), ""
+        aces = [c for c in plain if c[0] == "A" and c[1] != trump]
+        if aces:
+            return aces[0], ""
+        high = [c for c in trumps if c[0] in "AK"]
+        if high:
+            return max(high, key=rank.__getitem__), ""
+        return min(plain, key=lambda c: (c[1] == trump, c in HONOURS, rank[c])), ""
     plays = sim.trick
     led = sim.led
     index = winner_index(plays, trump, led, last)
-    kan = sim.kan
-    mine = seat in kan
     honours = any(c in HONOURS for _, c in plays)
     to_come = 3 - len(plays)
     if (plays[index][0] in kan) == mine:
-        if to_come == 0:
-            gifts = [c for c in plain if c in HONOURS]
+        if to_come == 0 or not sim.beaten_by_out(plays[index][1], seat):
+            gifts = [c for c in plain if c in HONOURS and (c[1] != trump or declared)]
             if gifts:
                 return max(gifts, key=rank.__getitem__), ""
         return _cheapest(plain, legal, trump), ""
-    if honours or to_come == 0:
-        n = len(plays)
-        winners = [c for c in plain if winner_index([*plays, (seat, c)], trump, led, last) == n]
-        if winners:
-            return min(winners, key=lambda c: (c[1] == trump, rank[c])), ""
-        if honours and JOKER in legal and not last:
-            return JOKER, ""
+    n = len(plays)
+    winners = [c for c in plain if winner_index([*plays, (seat, c)], trump, led, last) == n]
+    if winners and (honours or to_come == 0 or any(c in HONOURS and c[1] == led for c in plain)):
+        safe = [c for c in winners if to_come == 0 or not sim.beaten_by_out(c, seat)]
+        return min(safe or winners, key=lambda c: (c[1] == trump, rank[c])), ""
+    if honours and JOKER in legal and not last:
+        return JOKER, ""
     return _cheapest(plain, legal, trump), ""
 
 
@@ -170,9 +180,12 @@ def value(results: list[tuple[str, str | None]], verdict: tuple[str, str | None]
     """Points per kan player for the game, the battles to come counted as if kan then lost
     (plus one point: a battle to come is worth a little to kan)."""
     done = [*results, verdict]
-    if verdict[0] == MUKAN or battle == 3:
-        return game_points(done)
-    return game_points([*done, (MUKAN, None)]) + 1.0
+    try:
+        if verdict[0] == MUKAN or battle == 3:
+            return game_points(done)
+        return game_points([*done, (MUKAN, None)]) + 1.0
+    except ValueError:  # a bonus this battle cannot give (a deal the sampling got wrong): plain
+        return value(results, (verdict[0], None), battle) if verdict[1] else 0.0
 
 
 __all__ = ["DECK", "KAN_NEEDS", "MUKAN_NEEDS", "Battle", "playout", "value"]
