@@ -10,10 +10,12 @@ and finishes the hand with the heuristic's rules for all four seats (jass_sim.py
 the card with the best mean of its team's points minus the other team's, the match bonus
 counted.  The partner is assumed to play like the heuristic, and so are the opponents.
 
-Budget: ``JASS_SEARCH_BUDGET`` card plays simulated per decision (default 8000): the number of
-deals is that over (legal cards x cards left to play), at least 6 and at most 120, so each
-decision costs about the same whatever the trick.  The random generator is seeded from the
-observation and the budget, so a match replays identically.
+Budget: ``search_budget`` in bot.toml (or the environment variable ``JASS_SEARCH_BUDGET``), card
+plays simulated per decision (default 5000): the number of deals is that over (legal cards x
+cards left to play), at least 6 and at most 120, so each decision costs about the same whatever
+the trick.  The random generator is seeded from the observation and the budget, so a match
+replays identically, unless the wall-clock guard (:data:`TIME_GUARD_S`) cuts a decision short
+on an overloaded machine.
 """
 
 from __future__ import annotations
@@ -21,14 +23,31 @@ from __future__ import annotations
 import hashlib
 import os
 import random
+import time
+import tomllib
 from collections.abc import Sequence
+from pathlib import Path
 
 from arena.v1 import bot_pb2, jass_pb2
 from heuristic_jass import decide as heuristic_decide
 from jass_sim import Mode, card, play_out, text
 
-BUDGET = int(os.environ.get("JASS_SEARCH_BUDGET", "8000"))
+
+def read_budget() -> int:
+    """The budget: the environment variable ``JASS_SEARCH_BUDGET`` if set (an unsandboxed run: the
+    sandbox passes the bot no environment), else ``search_budget`` in this folder's bot.toml."""
+    if "JASS_SEARCH_BUDGET" in os.environ:
+        return int(os.environ["JASS_SEARCH_BUDGET"])
+    manifest = tomllib.loads(Path(__file__).with_name("bot.toml").read_text(encoding="utf-8"))
+    return int(manifest.get("search_budget", 5000))
+
+
+BUDGET = read_budget()
 MIN_DEALS, MAX_DEALS = 6, 120
+TIME_GUARD_S = 0.6
+"""Wall-clock safety net per decision: past it, no new deal is started once two are done (an
+overloaded machine; the default budget takes well under it on one free core).  Only when it
+fires does a decision depend on the machine's speed; ``None`` turns it off."""
 _Phase = jass_pb2.JassObservation
 
 
@@ -131,7 +150,10 @@ def choose_card(obs: jass_pb2.JassObservation, legal: list[str], budget: int = B
     trick = [card(c) for c in obs.trick]
     candidates = [card(c) for c in legal]
     totals = [0.0] * len(candidates)
-    for _ in range(deals):
+    started = time.monotonic()
+    for done in range(deals):
+        if TIME_GUARD_S is not None and done >= 2 and time.monotonic() - started > TIME_GUARD_S:
+            break
         hands = sample_deal(obs, rng, played, lacks)
         for k, c in enumerate(candidates):
             copy = [list(h) for h in hands]

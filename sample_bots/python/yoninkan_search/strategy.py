@@ -13,10 +13,12 @@ it plays every candidate and finishes the battle with quick heuristic rules for 
 with its points, a kan win before battle 3 counts as if kan lost the next battle, plus one.
 It assumes the others play like the heuristic and know their groups.
 
-Budget: ``YONINKAN_SEARCH_BUDGET`` card plays simulated per decision (default 6000): the number
-of deals is that over (candidates x cards left in the hands), at least 6 and at most 120, so
-each decision costs about the same whatever the trick.  The random generator is seeded from
-the observation and the budget, so a match replays identically.
+Budget: ``search_budget`` in bot.toml (or the environment variable ``YONINKAN_SEARCH_BUDGET``),
+card plays simulated per decision (default 6000): the number of deals is that over (candidates x
+cards left in the hands), at least 6 and at most 120, so each decision costs about the same
+whatever the trick.  The random generator is seeded from the observation and the budget, so a
+match replays identically, unless the wall-clock guard (:data:`TIME_GUARD_S`) cuts a decision
+short on an overloaded machine.
 """
 
 from __future__ import annotations
@@ -24,7 +26,10 @@ from __future__ import annotations
 import hashlib
 import os
 import random
+import time
+import tomllib
 from collections.abc import Sequence
+from pathlib import Path
 
 from arena.v1 import bot_pb2, yoninkan_pb2
 from heuristic_yoninkan import JOKER
@@ -32,8 +37,22 @@ from heuristic_yoninkan import decide as heuristic_decide
 from yoninkan_scoring import KAN, MUKAN
 from yoninkan_sim import DECK, Battle, value
 
-BUDGET = int(os.environ.get("YONINKAN_SEARCH_BUDGET", "6000"))
+
+def read_budget() -> int:
+    """The budget: the environment variable ``YONINKAN_SEARCH_BUDGET`` if set (an unsandboxed run: the
+    sandbox passes the bot no environment), else ``search_budget`` in this folder's bot.toml."""
+    if "YONINKAN_SEARCH_BUDGET" in os.environ:
+        return int(os.environ["YONINKAN_SEARCH_BUDGET"])
+    manifest = tomllib.loads(Path(__file__).with_name("bot.toml").read_text(encoding="utf-8"))
+    return int(manifest.get("search_budget", 6000))
+
+
+BUDGET = read_budget()
 MIN_DEALS, MAX_DEALS = 6, 120
+TIME_GUARD_S = 0.6
+"""Wall-clock safety net per decision: past it, no new deal is started once two are done (an
+overloaded machine; the default budget takes well under it on one free core).  Only when it
+fires does a decision depend on the machine's speed; ``None`` turns it off."""
 _Phase = yoninkan_pb2.YoninkanObservation
 
 
@@ -160,7 +179,10 @@ def choose_play(obs: yoninkan_pb2.YoninkanObservation, legal: Sequence[bot_pb2.A
     rng = random.Random(seed)
     results = [(r.winner, r.bonus or None) for r in obs.results]
     totals = [0.0] * len(candidates)
-    for _ in range(deals):
+    started = time.monotonic()
+    for done in range(deals):
+        if TIME_GUARD_S is not None and done >= 2 and time.monotonic() - started > TIME_GUARD_S:
+            break
         hands = sample_deal(obs, rng, played, lacks)
         kan = _groups(obs, hands, played)
         sign = 1.0 if obs.seat in kan else -1.0
