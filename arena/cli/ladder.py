@@ -143,9 +143,9 @@ def remove_command(bots: tuple[str, ...], ladder_name: str | None, db_path: Path
     _set_state(bots, ladder_name, db_path, "removed", "removed by hand")
 
 
-STATUS_COLUMNS = [Column("bot"), Column("role"), Column("state"), Column("matches"), Column("per_minute", "per min", digits=1),
+STATUS_COLUMNS = [Column("bot"), Column("state"), Column("matches"), Column("per_minute", "per min", digits=1),
                   Column("last_match", "last match"),
-                  Column("mu", digits=1), Column("sigma", digits=1), Column("reason")]
+                  Column("mu", digits=1), Column("sigma", digits=1), Column("reason"), Column("role")]
 
 
 @ladder.command("status")

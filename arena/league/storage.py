@@ -589,7 +589,8 @@ class Database:
                 _execute_script(self.conn, RATING_PRIORS_SCHEMA)
             if version < 12:  # luck reports: older matches get theirs from `arena luck`
                 _execute_script(self.conn, LUCK_SCHEMA)
-            if 5 <= version < 13:  # reference bots: none yet (schema 5's table is created with the column)
+            columns = {row[1] for row in self.conn.execute("PRAGMA table_info(ladder_entrants)")}
+            if "boss" not in columns:  # reference bots: none yet
                 self.conn.execute("ALTER TABLE ladder_entrants ADD COLUMN boss INTEGER NOT NULL DEFAULT 0")
             self.conn.execute("UPDATE schema_version SET version = ?", (SCHEMA_VERSION,))
 

@@ -6,12 +6,13 @@ a boss is tested with the submission pipeline (tests/submission/test_pipeline.py
 from __future__ import annotations
 
 import json
+import sqlite3
 from pathlib import Path
 
 import pytest
 from starlette.testclient import TestClient
 
-from arena.league.storage import Database, ScheduledMatch
+from arena.league.storage import SCHEMA_VERSION, Database, ScheduledMatch
 from arena.runs.ladder import LadderError, load_config, open_ladder
 from arena.runs.ladder_store import append_matches, entrants, head_to_head, ladders, set_state
 from arena.web import create_app
@@ -90,3 +91,20 @@ def test_a_head_to_head_record_counts_wins_draws_and_losses_by_rank(tmp_path: Pa
         reverse = head_to_head(db, ladder.id, boss, bot)
         assert (reverse.wins, reverse.draws, reverse.losses) == (2, 1, 1)
         assert head_to_head(db, ladder.id, bot, bot + boss + 100).mean is None
+
+
+def test_a_schema_12_file_is_read_without_bosses_and_gains_the_mark_on_opening_for_writing(tmp_path: Path) -> None:
+    db_path = open_with(tmp_path, [HEURISTIC])
+    conn = sqlite3.connect(db_path)
+    conn.execute("ALTER TABLE ladder_entrants DROP COLUMN boss")
+    conn.execute("UPDATE schema_version SET version = 12")
+    conn.commit()
+    conn.close()
+    with Database(db_path, readonly=True) as reader:
+        assert reader.schema_version() == 12 and not reader.has_bosses
+        assert {e.label: e.boss for e in entrants(reader, ladders(reader)[0].id)} == {
+            "random@1.0": False, "yahtzee-heuristic@1.0": False}
+    with Database(db_path) as migrated:
+        assert migrated.schema_version() == SCHEMA_VERSION == 13 and migrated.has_bosses
+        assert not any(e.boss for e in entrants(migrated, ladders(migrated)[0].id))
+    assert marks(open_with(tmp_path, [HEURISTIC]))["yahtzee-heuristic@1.0"] == ("active", True)
