@@ -44,7 +44,7 @@ def read_budget() -> int:
 
 BUDGET = read_budget()
 MIN_DEALS, MAX_DEALS = 6, 120
-TIME_GUARD_S = 0.6
+TIME_GUARD_S = 0.3
 """Wall-clock safety net per decision: past it, no new deal is started once two are done (an
 overloaded machine; the default budget takes well under it on one free core).  Only when it
 fires does a decision depend on the machine's speed; ``None`` turns it off."""
