@@ -76,7 +76,7 @@ from arena.league import stats as league_stats
 from referee import luck
 from referee.result import MatchRecord, MoveStatus
 
-SCHEMA_VERSION = 13
+SCHEMA_VERSION = 14
 """1: records as JSON text; 2: records compact; 3: running totals (:mod:`arena.league.stats`)
 and rating history by bot; 4: records with a preset dictionary and the engine's texts left out
 (:func:`encode_record`), seats and rating history without row ids; 5: ladder entrants and
@@ -84,8 +84,8 @@ status (:data:`LADDER_SCHEMA`); 6: accounts and web sessions (:mod:`arena.submis
 7: each ladder entrant's played matches and last match as running totals; 8: submitted bots
 (:mod:`arena.submission.submissions`); 9: each bot's totals per tournament (the standings) as running
 totals; 10: SPRT runs of submitted versions (:mod:`arena.submission.sprt_runs`); 11: rating priors
-(:data:`RATING_PRIORS_SCHEMA`); 12: luck reports (:data:`LUCK_SCHEMA`); 13: ladder entrants marked as
-reference bots ("boss").  Older files are migrated on open."""
+(:data:`RATING_PRIORS_SCHEMA`); 12: luck reports (:data:`LUCK_SCHEMA`); 14: ladder entrants marked as
+reference bots ("boss"; 13 is main's SPRT pairs, the merge puts both in order).  Older files are migrated on open."""
 _LUCK_SINCE = 12
 """The first schema with luck reports."""
 _STATS_SINCE = 3
@@ -96,7 +96,7 @@ _TOURNAMENT_TOTALS_SINCE = 9
 """The first schema with each bot's running totals per tournament."""
 _RATING_PRIORS_SINCE = 11
 """The first schema with rating priors."""
-_BOSSES_SINCE = 13
+_BOSSES_SINCE = 14
 """The first schema with ladder entrants marked as reference bots."""
 DEFAULT_DB = "arena.db"
 
@@ -235,8 +235,7 @@ CREATE TABLE IF NOT EXISTS ladder_entrants (
     active_since REAL NOT NULL,
     changed_at REAL NOT NULL,
     matches INTEGER NOT NULL DEFAULT 0,
-    last_match_at REAL,
-    boss INTEGER NOT NULL DEFAULT 0,
+    last_match_at REAL, boss INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (tournament_id, bot_id)
 );
 CREATE TABLE IF NOT EXISTS ladder_status (
@@ -547,7 +546,7 @@ class Database:
         self.has_luck = (self.schema_version() or 0) >= _LUCK_SINCE
         """Whether the file keeps luck reports (schema 12)."""
         self.has_bosses = (self.schema_version() or 0) >= _BOSSES_SINCE
-        """Whether ladder entrants can be marked as reference bots (schema 13; else none is)."""
+        """Whether ladder entrants can be marked as reference bots (schema 14; else none is)."""
         self.has_rating_priors = (self.schema_version() or 0) >= _RATING_PRIORS_SINCE
         """Whether the file has rating priors (else, a read-only view of an older file, every bot
         starts at the default)."""
@@ -590,7 +589,7 @@ class Database:
             if version < 12:  # luck reports: older matches get theirs from `arena luck`
                 _execute_script(self.conn, LUCK_SCHEMA)
             columns = {row[1] for row in self.conn.execute("PRAGMA table_info(ladder_entrants)")}
-            if "boss" not in columns:  # reference bots: none yet
+            if "boss" not in columns:  # reference bots: none yet (the fresh schema's text is what this writes)
                 self.conn.execute("ALTER TABLE ladder_entrants ADD COLUMN boss INTEGER NOT NULL DEFAULT 0")
             self.conn.execute("UPDATE schema_version SET version = ?", (SCHEMA_VERSION,))
 

@@ -106,7 +106,7 @@ def entrants(db: Database, tid: int) -> list[EntrantRow]:
 
 
 def bosses(db: Database, tid: int) -> set[int]:
-    """The bot ids of the ladder's reference bots (none in a file older than schema 13)."""
+    """The bot ids of the ladder's reference bots (none in a file older than schema 14)."""
     if not db.has_bosses:
         return set()
     return {r[0] for r in db.conn.execute("SELECT bot_id FROM ladder_entrants WHERE tournament_id = ? AND boss = 1",
