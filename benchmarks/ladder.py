@@ -28,7 +28,7 @@ def bots_for(game: str) -> list[Path]:
     """The Python sample bots that play ``game``, the catch-all ones (random) first.
 
     The search bots (``*_search``) are left out: they think up to half a second a decision, so
-    they would turn this two-minute run into hours; benchmarks/search_bots.py measures them
+    they would turn this two-minute run into hours; benchmarks/search_gin_yaniv.py and search_jass_yoninkan.py measure them
     against their heuristics on duplicate deals instead."""
     found = []
     for manifest in sorted(PYTHON_BOTS.glob("*/bot.toml")):

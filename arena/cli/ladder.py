@@ -145,7 +145,7 @@ def remove_command(bots: tuple[str, ...], ladder_name: str | None, db_path: Path
 
 STATUS_COLUMNS = [Column("bot"), Column("state"), Column("matches"), Column("per_minute", "per min", digits=1),
                   Column("last_match", "last match"),
-                  Column("mu", digits=1), Column("sigma", digits=1), Column("reason")]
+                  Column("mu", digits=1), Column("sigma", digits=1), Column("reason"), Column("role")]
 
 
 @ladder.command("status")
@@ -207,7 +207,8 @@ def _status(db: Database, t: TournamentRow, now: float, ratings: dict[int, tuple
     from arena.runs.tournament import runner_alive
 
     head = ladder_store.overview(db, t, now=now, alive=runner_alive, ratings=ratings)
-    rows = [{**{k: v for k, v in e.items() if k not in ("bot_id", "last_match_at")},
+    rows = [{**{k: v for k, v in e.items() if k not in ("bot_id", "last_match_at", "boss")},
+             "role": "boss" if e["boss"] else "",
              "last_match": None if e["last_match_at"] is None else age_text(now - e["last_match_at"])}
             for e in head.pop("entrants")]
     return {**head, "entrants": rows}

@@ -31,7 +31,7 @@ Schema (version :data:`SCHEMA_VERSION`)::
     game_stats, bot_stats, pair_stats, tournament_stats, tournament_bot_stats
                                                        running totals (:mod:`arena.league.stats`)
     ladder_entrants(tournament_id, bot_id, state, reason, joined_at, active_since, changed_at,
-                    matches, last_match_at)
+                    matches, last_match_at, boss)
     ladder_status(tournament_id, pid, started_at, heartbeat, in_flight, per_minute, note)
     indexes: matches by (game, variant, status, id) and (tournament_id, status, id), seats by bot
     users, web_sessions    accounts of people who submit bots (:mod:`arena.submission.accounts`)
@@ -77,7 +77,7 @@ from arena.league import stats as league_stats
 from referee import luck
 from referee.result import MatchRecord, MoveStatus
 
-SCHEMA_VERSION = 13
+SCHEMA_VERSION = 14
 """1: records as JSON text; 2: records compact; 3: running totals (:mod:`arena.league.stats`)
 and rating history by bot; 4: records with a preset dictionary and the engine's texts left out
 (:func:`encode_record`), seats and rating history without row ids; 5: ladder entrants and
@@ -86,7 +86,8 @@ status (:data:`LADDER_SCHEMA`); 6: accounts and web sessions (:mod:`arena.submis
 (:mod:`arena.submission.submissions`); 9: each bot's totals per tournament (the standings) as running
 totals; 10: SPRT runs of submitted versions (:mod:`arena.submission.sprt_runs`); 11: rating priors
 (:data:`RATING_PRIORS_SCHEMA`); 12: luck reports (:data:`LUCK_SCHEMA`); 13: each counted pair of an
-SPRT run, with its luck-adjusted score (:data:`SPRT_PAIRS_SCHEMA`).  Older files are migrated on open."""
+SPRT run, with its luck-adjusted score (:data:`SPRT_PAIRS_SCHEMA`); 14: ladder entrants marked as
+reference bots ("boss").  Older files are migrated on open."""
 _LUCK_SINCE = 12
 """The first schema with luck reports."""
 _STATS_SINCE = 3
@@ -97,6 +98,8 @@ _TOURNAMENT_TOTALS_SINCE = 9
 """The first schema with each bot's running totals per tournament."""
 _RATING_PRIORS_SINCE = 11
 """The first schema with rating priors."""
+_BOSSES_SINCE = 14
+"""The first schema with ladder entrants marked as reference bots."""
 DEFAULT_DB = "arena.db"
 
 _SCHEMA = """
@@ -234,7 +237,7 @@ CREATE TABLE IF NOT EXISTS ladder_entrants (
     active_since REAL NOT NULL,
     changed_at REAL NOT NULL,
     matches INTEGER NOT NULL DEFAULT 0,
-    last_match_at REAL,
+    last_match_at REAL, boss INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (tournament_id, bot_id)
 );
 CREATE TABLE IF NOT EXISTS ladder_status (
@@ -539,7 +542,7 @@ class Database:
                                 + LUCK_SCHEMA + ';' + SPRT_PAIRS_SCHEMA)
                 self.conn.execute("INSERT INTO schema_version (version) VALUES (?)", (SCHEMA_VERSION,))
             self.has_stats = self.has_entrant_totals = self.has_tournament_totals = self.has_rating_priors = True
-            self.has_luck = True
+            self.has_luck = self.has_bosses = True
             return
         if "schema_version" not in tables:
             raise StorageError(f"{self.path} is an SQLite file but not an arena database")
@@ -561,6 +564,8 @@ class Database:
         """Whether each bot's totals per tournament are stored (schema 9), else they are computed."""
         self.has_luck = (self.schema_version() or 0) >= _LUCK_SINCE
         """Whether the file keeps luck reports (schema 12)."""
+        self.has_bosses = (self.schema_version() or 0) >= _BOSSES_SINCE
+        """Whether ladder entrants can be marked as reference bots (schema 14; else none is)."""
         self.has_rating_priors = (self.schema_version() or 0) >= _RATING_PRIORS_SINCE
         """Whether the file has rating priors (else, a read-only view of an older file, every bot
         starts at the default)."""
@@ -604,6 +609,9 @@ class Database:
                 _execute_script(self.conn, LUCK_SCHEMA)
             if version < 13:  # SPRT runs' pairs: none stored before; older runs keep their state
                 _execute_script(self.conn, SPRT_PAIRS_SCHEMA)
+            columns = {row[1] for row in self.conn.execute("PRAGMA table_info(ladder_entrants)")}
+            if "boss" not in columns:  # schema 14's reference bots: none yet (the fresh schema's text is what this writes)
+                self.conn.execute("ALTER TABLE ladder_entrants ADD COLUMN boss INTEGER NOT NULL DEFAULT 0")
             self.conn.execute("UPDATE schema_version SET version = ?", (SCHEMA_VERSION,))
 
     def _reencode_records(self) -> None:

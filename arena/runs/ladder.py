@@ -87,6 +87,9 @@ class LadderSpec:
     settings: dict[str, Any] = field(default_factory=dict)
     bots: tuple[str, ...] = ()
     """Entered when the ladder is created (later entrants come with ``arena ladder add``)."""
+    bosses: tuple[str, ...] = ()
+    """Reference bots ("boss"): entered like ``bots`` and marked, whenever the ladder is opened,
+    so they show as such and are never retired."""
     seed: int | None = None
     """Seeds every set's choices and deals; ``None``: a random one, drawn and stored when the
     ladder is created (a seed anyone knows lets a bot look its deal up from its first hand)."""
@@ -113,7 +116,7 @@ class ServiceConfig:
 
 _TOP_KEYS = {"db", "workers", "executor", "scheduler", "pin_cpus", "keep_alive", "stop_grace", "time_control",
              "sandbox", "ladder"}
-_LADDER_KEYS = {"name", "game", "variant", "seats", "settings", "bots", "seed", "rating"}
+_LADDER_KEYS = {"name", "game", "variant", "seats", "settings", "bots", "bosses", "seed", "rating"}
 _TIME_KEYS = {"move_timeout", "time_bank", "max_faults", "startup_timeout"}
 _SANDBOX_KEYS = {"mode", *(f.name for f in dataclasses.fields(Limits))}
 
@@ -241,16 +244,19 @@ def _ladder_spec(table: Any, where: str, base: Path) -> LadderSpec:
             cls(variant=variant, num_players=size, settings=settings)
     except SettingsError as error:
         raise LadderError(f"{where}: {error}") from None
-    bots = _typed(table, "bots", list, where, [])
-    if not all(isinstance(b, str) for b in bots):
-        raise LadderError(f"{where}: bots must be a list of manifests, folders or addresses")
-    bots = [b if ":" in b and not (base / b).exists() else str(base / b) for b in bots]
+    lists = {}
+    for key in ("bots", "bosses"):
+        given = _typed(table, key, list, where, [])
+        if not all(isinstance(b, str) for b in given):
+            raise LadderError(f"{where}: {key} must be a list of manifests, folders or addresses")
+        lists[key] = tuple(b if ":" in b and not (base / b).exists() else str(base / b) for b in given)
     name = _typed(table, "name", str, where, f"{game} {variant} ladder")
     rating = _typed(table, "rating", str, where, None)
     if rating not in (None, *MODELS):
         raise LadderError(f"{where}: rating must be one of {', '.join(MODELS)}, got {rating!r}")
     return LadderSpec(name=name, game=game, variant=variant, seats=(low, high), settings=dict(settings),
-                      bots=tuple(bots), seed=_typed(table, "seed", int, where, None), rating=rating)
+                      bots=lists["bots"], bosses=lists["bosses"], seed=_typed(table, "seed", int, where, None),
+                      rating=rating)
 
 
 # --- one ladder ----------------------------------------------------------------------------------
@@ -294,9 +300,21 @@ def enter_specs(db: Database, ladder: TournamentRow, specs: Sequence[BotSpec]) -
     return done
 
 
+def enter_bosses(db: Database, ladder: TournamentRow, texts: Sequence[str]) -> None:
+    """Mark the bots ``texts`` name as the ladder's reference bots, entering those that are not
+    entrants yet (one removed by hand stays removed: it is still marked)."""
+    present = {e.bot_id for e in store.entrants(db, ladder.id)}
+    for spec in expand_bots(texts, ladder.game)[0]:
+        row = register(db, spec)
+        if row.id not in present:
+            store.add_entrant(db, ladder.id, row.id, spec.address)
+        store.set_boss(db, ladder.id, row.id)
+
+
 def open_ladder(db: Database, spec: LadderSpec, config: ServiceConfig) -> tuple[TournamentRow, bool]:
     """The ladder's tournament row, created (with the config's bots entered) if new; its time
-    control, sandbox and seats are the config's.  Returns it and whether it was created.
+    control, sandbox and seats are the config's, and its bosses are entered and marked
+    (:func:`enter_bosses`).  Returns it and whether it was created.
 
     :raises LadderError: if a ladder of that name plays another game.
     """
@@ -315,8 +333,10 @@ def open_ladder(db: Database, spec: LadderSpec, config: ServiceConfig) -> tuple[
         with db.transaction():
             db.conn.execute("UPDATE tournaments SET options = ?, time_control = ?, table_size = ? WHERE id = ?",
                             (_json(merged), _json(tc), spec.seats[1], ladder.id))
+        enter_bosses(db, db.tournament(ladder.id), spec.bosses)
         return db.tournament(ladder.id), False
     bots, _ = expand_bots(spec.bots, spec.game)  # a bad bot is an error before the ladder is created
+    expand_bots(spec.bosses, spec.game)
     cls = game_class(spec.game)
     kind = "teams" if cls.teams else "two_seat" if cls.max_players == 2 else "free_for_all"
     tid = db.create_tournament(name=spec.name, game=spec.game, variant=spec.variant,
@@ -327,6 +347,7 @@ def open_ladder(db: Database, spec: LadderSpec, config: ServiceConfig) -> tuple[
                                time_control=tc, options={"rating": NEW_LADDER_RATING, **options, "addresses": {}},
                                bot_ids=[], matches=[])
     enter_specs(db, db.tournament(tid), bots)
+    enter_bosses(db, db.tournament(tid), spec.bosses)
     return db.tournament(tid), True
 
 

@@ -49,6 +49,8 @@ class EntrantRow:
     """Its played matches of the ladder (a running total: schema 7)."""
     last_match_at: float | None = None
     """When its last played match of the ladder finished."""
+    boss: bool = False
+    """A reference bot ("boss", the config's ``bosses``): shown as such, never retired."""
 
 
 @dataclass(frozen=True)
@@ -99,13 +101,31 @@ def entrants(db: Database, tid: int) -> list[EntrantRow]:
     """The ladder's entrants (removed ones included), in the order they joined, with their
     played matches: running totals, or (a read-only view of a schema-5 or 6 file) counted."""
     totals = ", e.matches, e.last_match_at" if db.has_entrant_totals else ""
+    boss = "e.boss" if db.has_bosses else "0"
     rows = db.conn.execute(
-        "SELECT e.bot_id, b.name, b.version, e.state, e.reason, e.joined_at, e.active_since, e.changed_at"
+        f"SELECT e.bot_id, b.name, b.version, e.state, e.reason, e.joined_at, e.active_since, e.changed_at, {boss}"
         f"{totals} FROM ladder_entrants e JOIN bots b ON b.id = e.bot_id WHERE e.tournament_id = ?"
         " ORDER BY e.joined_at, e.bot_id", (tid,)).fetchall()
     counted = {} if db.has_entrant_totals else _count_activity(db, tid)
     return [EntrantRow(r[0], f"{r[1]}@{r[2]}" if r[2] else r[1], r[3], r[4], r[5], r[6], r[7],
-                       *(r[8:] if db.has_entrant_totals else counted.get(r[0], (0, None)))) for r in rows]
+                       *(r[9:] if db.has_entrant_totals else counted.get(r[0], (0, None))), boss=bool(r[8]))
+            for r in rows]
+
+
+def bosses(db: Database, tid: int) -> set[int]:
+    """The bot ids of the ladder's reference bots (none in a file older than schema 14)."""
+    if not db.has_bosses:
+        return set()
+    return {r[0] for r in db.conn.execute("SELECT bot_id FROM ladder_entrants WHERE tournament_id = ? AND boss = 1",
+                                          (tid,))}
+
+
+def set_boss(db: Database, tid: int, bot_id: int, boss: bool = True) -> None:
+    """Mark an entrant as a reference bot (or not): shown as one, never retired by a newer
+    version (:mod:`arena.submission.pipeline`)."""
+    with db.transaction():
+        db.conn.execute("UPDATE ladder_entrants SET boss = ? WHERE tournament_id = ? AND bot_id = ?",
+                        (int(boss), tid, bot_id))
 
 
 def add_entrant(db: Database, tid: int, bot_id: int, address: str | None, *,
@@ -317,7 +337,7 @@ def state_counts(db: Database, tid: int) -> dict[str, int]:
 def overview(db: Database, t: TournamentRow, *, now: float, alive: Callable[[int], bool] | None = None,
              ratings: dict[int, tuple[float, float]] | None = None) -> dict[str, Any]:
     """What ``arena ladder status`` and the web's ladder page show: :func:`head`, and per
-    entrant (in the order they joined) its state, matches, matches per minute over the last
+    entrant (in the order they joined) whether it is a reference bot (``boss``), its state, matches, matches per minute over the last
     :data:`RATE_WINDOW_S` (since the process started, if that is less), when its last match
     finished (Unix time), ``ratings``' mu and sigma (``None`` without them), and the reason it
     is paused.
@@ -334,5 +354,34 @@ def overview(db: Database, t: TournamentRow, *, now: float, alive: Callable[[int
         mu, sigma = (ratings or {}).get(e.bot_id, (None, None))
         data["entrants"].append({"bot_id": e.bot_id, "bot": e.label, "state": e.state, "matches": e.matches,
                                  "per_minute": round(recent[e.bot_id] / minutes, 2),
-                                 "last_match_at": e.last_match_at, "mu": mu, "sigma": sigma, "reason": e.reason})
+                                 "last_match_at": e.last_match_at, "mu": mu, "sigma": sigma, "reason": e.reason,
+                                 "boss": e.boss})
     return data
+
+
+@dataclass(frozen=True)
+class HeadToHead:
+    """How one bot fared against another in the ladder's played matches where both sat."""
+
+    matches: int
+    wins: int
+    """Matches it ranked better than the other (by its best seat, for a bot filling a team)."""
+    draws: int
+    losses: int
+
+    @property
+    def mean(self) -> float | None:
+        """Its mean result: 1 a win, 0.5 a draw, 0 a loss (``None`` with no match)."""
+        return (self.wins + self.draws / 2) / self.matches if self.matches else None
+
+
+def head_to_head(db: Database, tid: int, bot_id: int, other_id: int) -> HeadToHead:
+    """``bot_id`` against ``other_id`` in ladder ``tid``'s played matches: one indexed read of
+    the pair's seats (a bot's best rank per match)."""
+    rows = db.conn.execute(
+        "SELECT MIN(a.rank), MIN(b.rank) FROM match_seats a JOIN match_seats b ON b.match_id = a.match_id"
+        " JOIN matches m ON m.id = a.match_id WHERE a.bot_id = ? AND b.bot_id = ? AND m.tournament_id = ?"
+        " AND m.status = 'done' GROUP BY a.match_id", (bot_id, other_id, tid)).fetchall()
+    wins = sum(1 for mine, theirs in rows if mine < theirs)
+    losses = sum(1 for mine, theirs in rows if mine > theirs)
+    return HeadToHead(len(rows), wins, len(rows) - wins - losses, losses)

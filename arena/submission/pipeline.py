@@ -342,8 +342,11 @@ def _enter(db: Database, sid: int, spec: BotSpec, ladder: TournamentRow, author:
         " AND s.bot_name = ? COLLATE NOCASE AND s.ladder = ? AND s.state = 'active' AND s.id != ? ORDER BY s.id DESC",
         (author, spec.name, ladder.name, sid)).fetchall()[keep - 1:]
     retired = []
+    bosses = ladder_store.bosses(db, ladder.id)
     for old_id, old_name, old_version in older:
         found = registered_bot(db, old_name, old_version)
+        if found is not None and found in bosses:  # a reference bot stays, whatever comes after it
+            continue
         if found is not None:
             ladder_store.set_state(db, ladder.id, found, "removed", f"retired: replaced by submission {sid}")
         _set(db, old_id, "retired", f"retired: replaced by submission {sid} (at most {keep} active versions)")

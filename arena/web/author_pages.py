@@ -2,7 +2,8 @@
 one's build log, check output, validation results, the bot's output in each validation
 match, and the replay of a validation match from its kept record.
 
-* ``/submissions``: the signed-in author's submissions (an admin's: everyone's).
+* ``/submissions``: the signed-in author's submissions (an admin's: everyone's), and how each
+  of their bots on a ladder fares against that ladder's reference bots ("bosses").
 * ``/submissions/{id}``: one of them, with its log, its bot's output per validation match
   and a link to each kept validation record's replay, and to its SPRT runs.
 * ``/submissions/{id}/validation/{seat}``: the replay viewer over that record, whose data is
@@ -28,9 +29,11 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
+from arena.league.storage import Database
+from arena.runs import ladder_store
 from arena.submission import accounts
 from arena.submission.sprt_runs import run_of
-from arena.submission.submissions import Submission, read_log, submissions
+from arena.submission.submissions import Submission, read_log, registered_bot, submissions
 from arena.submission.web_auth import _page, page_or_token_user, sign_in_redirect, signed_in
 from arena.submission.web_submit import _uploads, readable_submission
 from arena.web.data import BadRequest, iso_time, is_whole_number
@@ -70,6 +73,33 @@ def validation_matches(data_dir: Path, submission_id: int) -> list[ValidationMat
             for seat, kinds in sorted(seats.items())]
 
 
+@dataclass(frozen=True)
+class BossRow:
+    """One of the author's ladder bots against one boss of that ladder."""
+
+    ladder: str
+    bot: str
+    boss: str
+    record: ladder_store.HeadToHead
+
+
+def against_bosses(db: Database, found: list[Submission]) -> list[BossRow]:
+    """Each submitted bot entered in a ladder (active or retired since) against each of that
+    ladder's bosses, in their head-to-head matches: a boss never faces itself."""
+    ladders = {t.name: t for t in ladder_store.ladders(db)}
+    rows = []
+    for s in found:
+        ladder = ladders.get(s.ladder)
+        bot_id = registered_bot(db, s.bot_name, s.version) if ladder and s.state in ("active", "retired") else None
+        if ladder is None or bot_id is None:
+            continue
+        for boss in ladder_store.entrants(db, ladder.id):
+            if boss.boss and boss.bot_id != bot_id:
+                rows.append(BossRow(ladder.name, f"{s.bot_name}@{s.version}", boss.label,
+                                    ladder_store.head_to_head(db, ladder.id, bot_id, boss.bot_id)))
+    return rows
+
+
 def listing_page(request: Request) -> Response:
     """``GET /submissions``."""
     _data_dir(request)
@@ -78,7 +108,8 @@ def listing_page(request: Request) -> Response:
         return sign_in_redirect(request)
     with request.app.state.accounts.connect() as db:
         found = submissions(db, None if session.user.admin else session.user)
-    return _page(request, "submissions.html", {"submissions": found, "when": iso_time})
+        bosses = against_bosses(db, found)
+    return _page(request, "submissions.html", {"submissions": found, "when": iso_time, "bosses": bosses})
 
 
 def detail_page(request: Request) -> Response:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -22,12 +23,16 @@ from arena.cli import main
 from arena.league.ratings import SIGMA, current_ratings, environment, stored_priors, update_ratings
 from arena.league.storage import Database, ScheduledMatch
 from arena.runs.ladder import load_config, open_ladder
-from arena.runs.ladder_store import append_matches, entrants, ladders
+from arena.runs.ladder_store import append_matches, entrants, ladders, set_boss
 from arena.web.app import create_app
 from arena.submission import accounts
 from arena.submission.archive import content_hash, pack
 from arena.submission.pipeline import validation_seed, work_once
 from arena.submission.submissions import bot_folder, receive
+from arena.submission.web_auth import AccountsConfig
+from arena.submission.web_submit import UploadsConfig
+from tests.web.conftest import Server
+from tests.web.test_sign_in import Client
 from tests.ladder.helpers import write_config
 from tests.tournament.helpers import record
 
@@ -396,6 +401,47 @@ def test_a_new_version_retires_older_versions_of_its_own_bot_only(league: tuple[
     assert [state for (state,) in db.conn.execute("SELECT state FROM submissions")] == ["active"] * 3
     assert dice_entrants(db) == {"random@1.0": "active", "nc-webbot@0.1": "active", "nc-mybot@0.2": "active",
                                  "nc-mybot@0.3": "active"}
+
+
+def test_a_boss_is_never_retired_and_its_authors_page_shows_how_their_bots_fare_against_it(
+        league: tuple[Database, Path], tmp_path: Path) -> None:
+    """Issue 36: the organiser marks ann's first version a reference bot; her second version
+    (``--keep`` 1) retires no boss, and her page lists the second version's head-to-head
+    record against it (and against the random bot, marked too), her name escaped."""
+    db, data_dir = league
+    ann = accounts.user(db, "ann")
+    first = bot_named(tmp_path / "v1", "anns-bot", "1.0")
+    receive(db, data_dir, ann, pack(first), ladder="dice")
+    assert [o.state for o in work_once(db, data_dir, keep=1)] == ["active"]
+    ladder = ladders(db)[0]
+    ids = {e.label: e.bot_id for e in entrants(db, ladder.id)}
+    set_boss(db, ladder.id, ids["anns-bot@1.0"])
+    second = bot_named(tmp_path / "v2", "anns-bot", "2.0")
+    (second / "notes.txt").write_text("changed files")
+    receive(db, data_dir, ann, pack(second), ladder="dice")
+    [outcome] = work_once(db, data_dir, keep=1)
+    assert outcome.state == "active" and "retired" not in outcome.message, outcome.message
+    assert {e.label: (e.state, e.boss) for e in entrants(db, ladder.id)} == {
+        "random@1.0": ("active", False), "anns-bot@1.0": ("active", True), "anns-bot@2.0": ("active", False)}
+    ids = {e.label: e.bot_id for e in entrants(db, ladder.id)}
+    set_boss(db, ladder.id, ids["random@1.0"])
+    play_on_the_dice_ladder(db, ids["anns-bot@2.0"], ids["random@1.0"], 3)
+    play_on_the_dice_ladder(db, ids["anns-bot@1.0"], ids["anns-bot@2.0"], 2)
+    token = accounts.rotate_token(db, "ann")[1]
+    with Server(league_path(db), accounts=AccountsConfig(), uploads=UploadsConfig(data_dir)) as server:
+        client = Client(server)
+        client.sign_in("ann", token)
+        status, _, page = client.request("GET", "/submissions")
+    assert status == 200, page
+    table = page.split("Against the bosses", 1)[1].split("</table>", 1)[0]
+    rows = [re.sub(r"<[^>]+>", " ", row).split() for row in table.split("<tr>")[2:]]
+    assert rows == [["dice", "anns-bot@2.0", "random@1.0", "3", "3", "0", "0", "1.000"],  # newest first
+                    ["dice", "anns-bot@2.0", "anns-bot@1.0", "2", "0", "0", "2", "0.000"],
+                    ["dice", "anns-bot@1.0", "random@1.0", "0", "0", "0", "0"]]
+
+
+def league_path(db: Database) -> Path:
+    return Path(db.path)
 
 
 def test_files_submitted_for_no_ladder_enter_the_ladder_they_are_submitted_again_for(

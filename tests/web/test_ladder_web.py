@@ -117,7 +117,7 @@ def test_the_json_twins_and_the_poll_that_asks_only_for_what_changed(running: di
     assert full["matches_per_minute"] > 0 and full["matches_done"] > 0
     assert set(full["entrants"][0]) == {"bot_id", "bot", "state", "matches", "per_minute", "last_match",
                                         "last_match_age_s", "mu", "sigma", "conservative", "rank", "best_rank",
-                                        "worst_rank", "tied_with", "los_next", "reason"}
+                                        "worst_rank", "tied_with", "los_next", "reason", "boss"}
     ranked = [e for e in full["entrants"] if e["rank"] is not None]
     assert [e["rank"] for e in ranked] == list(range(1, len(ranked) + 1))
     assert full["rating"] == "score"  # a new ladder's model: ranked by the rating, no conservative rating

@@ -46,6 +46,14 @@
       link.href = "/bots/" + encodeURIComponent(e.bot_id);
       link.textContent = e.bot;
       botCell.appendChild(link);
+      if (e.boss) {
+        var mark = document.createElement("span");
+        mark.className = "boss";
+        mark.title = "a reference bot: never retired";
+        mark.textContent = "boss";
+        botCell.appendChild(document.createTextNode(" "));
+        botCell.appendChild(mark);
+      }
       cell(tr, e.state, "state");
       cell(tr, num(e.mu, 2), "n");
       cell(tr, num(e.sigma, 2), "n");

@@ -1,8 +1,8 @@
 """A compact Gin Rummy hand simulator and the heuristic playout policy, on bitmasks.
 
-The bot simulates its own sampled deals, so it needs the rules in its own folder: the
-sandbox shows a bot its folder and the ``arena`` SDK, never the referee's engine
-(``referee.games``). ``tests/games/gin_rummy/test_gin_search.py`` checks deadwood and knock
+The bot simulates its own sampled deals with the rules in its own folder, self-contained as
+a bot in any language would be, and several times faster to step than the referee's engine
+(``referee.games``, with its checks and logs). ``tests/games/gin_rummy/test_gin_search.py`` checks deadwood and knock
 settlement here against the engine on random hands, so the two cannot drift apart unseen.
 
 Cards are ints ``suit * 16 + rank`` (rank 0 = ace .. 12 = king, suits S H D C), so a run is

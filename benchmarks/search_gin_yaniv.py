@@ -1,8 +1,8 @@
 """Search bots against their heuristics, in process, on duplicate deals: strength and decision time.
 
-    .venv/bin/python benchmarks/search_bots.py gin_rummy [--variant oklahoma] [--pairs 40] [--seed 1]
+    .venv/bin/python benchmarks/search_gin_yaniv.py gin_rummy [--variant oklahoma] [--pairs 40] [--seed 1]
         [--deals 60] [--seconds 0.7]
-    .venv/bin/python benchmarks/search_bots.py yaniv [--players 4] ...
+    .venv/bin/python benchmarks/search_gin_yaniv.py yaniv [--players 4] ...
 
 Each seed is played twice with the seats swapped (two-seat games), or, at a four-seat Yaniv
 table of two search bots and two heuristics, in the seatings SHSH and HSHS. It prints the
