@@ -24,6 +24,8 @@ from referee.result import MatchRecord, Move
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "sample_bots" / "python"
+SEARCH_SAMPLES = ROOT / "sample_bots" / "search"
+"""The search bots (issue 36), kept apart so that a folder of the sample bots (the demo's) stays quick."""
 HEURISTIC = {"yahtzee": "yahtzee_heuristic", "gin_rummy": "gin_heuristic", "jass": "jass_heuristic",
              "yaniv": "yaniv_heuristic", "yoninkan": "yoninkan_heuristic"}
 
@@ -34,9 +36,10 @@ _LOADED: dict[str, ModuleType] = {}
 
 
 def load_strategy(sample: str) -> ModuleType:
-    """The ``strategy`` module of ``sample_bots/python/<sample>`` (loaded once, under its own name)."""
+    """The ``strategy`` module of ``sample_bots/python/<sample>`` or ``sample_bots/search/<sample>``
+    (loaded once, under its own name)."""
     if sample not in _LOADED:
-        folder = SAMPLES / sample
+        folder = SAMPLES / sample if (SAMPLES / sample).is_dir() else SEARCH_SAMPLES / sample
         sys.path.insert(0, str(folder))  # a strategy may import its folder's other modules
         try:
             spec = importlib.util.spec_from_file_location(f"{sample}_strategy", folder / "strategy.py")

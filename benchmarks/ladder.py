@@ -27,13 +27,11 @@ PYTHON_BOTS = ROOT / "sample_bots" / "python"
 def bots_for(game: str) -> list[Path]:
     """The Python sample bots that play ``game``, the catch-all ones (random) first.
 
-    The search bots (``*_search``) are left out: they think up to half a second a decision, so
-    they would turn this two-minute run into hours; benchmarks/search_gin_yaniv.py and search_jass_yoninkan.py measure them
-    against their heuristics on duplicate deals instead."""
+    The search bots (``sample_bots/search``) are not among them: they think up to half a second
+    a decision, which would turn this two-minute run into hours; benchmarks/search_gin_yaniv.py
+    and search_jass_yoninkan.py measure them against their heuristics on duplicate deals instead."""
     found = []
     for manifest in sorted(PYTHON_BOTS.glob("*/bot.toml")):
-        if manifest.parent.name.endswith("_search"):
-            continue
         games = tomllib.loads(manifest.read_text())["games"]
         if "*" in games or game in games:
             found.append((0 if "*" in games else 1, manifest.parent))

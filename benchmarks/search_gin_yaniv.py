@@ -24,14 +24,14 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from inprocess import SAMPLES, heuristic, play  # noqa: E402
+from inprocess import SEARCH_SAMPLES, heuristic, play  # noqa: E402
 
 SEARCH = {"gin_rummy": "gin_search", "yaniv": "yaniv_search"}
 
 
 def load_search(game: str) -> Any:
     """The search bot's ``strategy`` module (its folder on the path, as in the sandbox)."""
-    folder = SAMPLES / SEARCH[game]
+    folder = SEARCH_SAMPLES / SEARCH[game]
     sys.path.insert(0, str(folder))
     spec = importlib.util.spec_from_file_location(f"{SEARCH[game]}_strategy", folder / "strategy.py")
     assert spec is not None and spec.loader is not None

@@ -22,7 +22,6 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from arena.authoring import learned_kit
 from arena.resources import proto_files, sample_bots_dir
 from referee.games import game_class
 
@@ -288,6 +287,7 @@ def write_starter_kit(folder: Path, language: str, *, name: str | None = None, g
         raise StarterKitError(f"unknown language {language!r} (choose from {', '.join(LANGUAGES)})")
     if model is not None and language != "python":
         raise StarterKitError("the learned template is a Python bot (--language python)")
+    from arena.authoring import learned_kit  # here: numpy is heavy for `arena --help`, which imports this module
     if model is not None and model.game not in learned_kit.GAMES:
         raise StarterKitError(f"the learned template plays {', '.join(learned_kit.GAMES)} for now (the games whose "
                               f"codec decodes protocol observations), not {model.game}")

@@ -1,4 +1,4 @@
-"""The Gin Rummy search bot (sample_bots/python/gin_search): its own rules agree with the
+"""The Gin Rummy search bot (sample_bots/search/gin_search): its own rules agree with the
 engine's, and it plays a legal, reproducible match through the real referee."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from referee.games import gin_rummy_melds as gm
 from referee.match import MatchConfig, TimeControl, run_match
 
 ROOT = Path(__file__).resolve().parents[3]
-BOT = ROOT / "sample_bots" / "python" / "gin_search"
+BOT = ROOT / "sample_bots" / "search" / "gin_search"
 HEURISTIC = ROOT / "sample_bots" / "python" / "gin_heuristic"
 sys.path.insert(0, str(BOT))
 import gin_sim as sim  # noqa: E402

@@ -1,4 +1,4 @@
-"""The Jass search sample bot (sample_bots/python/jass_search): a short match through the
+"""The Jass search sample bot (sample_bots/search/jass_search): a short match through the
 real referee in the sandbox (its folder is all it has), the same moves again for the same
 seed and budget, deals sampled consistently with what the seat saw, and its copy of the
 heuristic kept equal to the heuristic bot's."""
@@ -20,7 +20,7 @@ SHORT = {"target": 300, "max_hands": 2}
 
 
 def test_a_team_of_two_plays_a_legal_match_through_the_sandboxed_referee() -> None:
-    search, other = resolve_bot(str(SAMPLES / "jass_search")), resolve_bot(str(SAMPLES / "jass_heuristic"))
+    search, other = resolve_bot(str(SAMPLES.parent / "search" / "jass_search")), resolve_bot(str(SAMPLES / "jass_heuristic"))
     record = run_match(MatchConfig(game="jass", settings=SHORT, seed=4,
                                    time_control=TimeControl(startup_timeout=20)), [search, other, search, other])
     assert record.finished and not record.faults and not record.forfeited
@@ -71,5 +71,5 @@ def test_sampled_deals_agree_with_everything_the_seat_saw() -> None:
 
 
 def test_its_copy_of_the_heuristic_is_the_heuristic_bots_strategy() -> None:
-    assert (SAMPLES / "jass_search" / "heuristic_jass.py").read_bytes() == \
+    assert (SAMPLES.parent / "search" / "jass_search" / "heuristic_jass.py").read_bytes() == \
         (SAMPLES / "jass_heuristic" / "strategy.py").read_bytes()

@@ -1,4 +1,4 @@
-"""The Yaniv search bot (sample_bots/python/yaniv_search): its own discards agree with the
+"""The Yaniv search bot (sample_bots/search/yaniv_search): its own discards agree with the
 engine's, and it plays a legal, reproducible round through the real referee."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from referee.games import yaniv_groups as yg
 from referee.match import MatchConfig, TimeControl, run_match
 
 ROOT = Path(__file__).resolve().parents[3]
-BOT = ROOT / "sample_bots" / "python" / "yaniv_search"
+BOT = ROOT / "sample_bots" / "search" / "yaniv_search"
 HEURISTIC = ROOT / "sample_bots" / "python" / "yaniv_heuristic"
 sys.path.insert(0, str(BOT))
 import yaniv_sim as sim  # noqa: E402

@@ -1,4 +1,4 @@
-"""The Yoninkan search sample bot (sample_bots/python/yoninkan_search): a short match through
+"""The Yoninkan search sample bot (sample_bots/search/yoninkan_search): a short match through
 the real referee in the sandbox (its folder is all it has), the same moves again for the same
 seed and budget, deals (and so groups) sampled consistently with what the seat saw, and its
 copies of the heuristic and of the scoring module kept equal to their originals."""
@@ -19,7 +19,7 @@ SAMPLES = ROOT / "sample_bots" / "python"
 
 
 def test_it_plays_a_legal_match_through_the_sandboxed_referee() -> None:
-    search, other = resolve_bot(str(SAMPLES / "yoninkan_search")), resolve_bot(str(SAMPLES / "yoninkan_heuristic"))
+    search, other = resolve_bot(str(SAMPLES.parent / "search" / "yoninkan_search")), resolve_bot(str(SAMPLES / "yoninkan_heuristic"))
     record = run_match(MatchConfig(game="yoninkan", settings={"games": 1}, seed=5,
                                    time_control=TimeControl(startup_timeout=20)), [other, search, other, other])
     assert record.finished and not record.faults and not record.forfeited
@@ -75,7 +75,7 @@ def test_sampled_deals_and_groups_agree_with_everything_the_seat_saw() -> None:
 
 
 def test_its_copies_are_the_heuristic_bots_strategy_and_the_engines_scoring() -> None:
-    folder = SAMPLES / "yoninkan_search"
+    folder = SAMPLES.parent / "search" / "yoninkan_search"
     assert (folder / "heuristic_yoninkan.py").read_bytes() == (SAMPLES / "yoninkan_heuristic" / "strategy.py").read_bytes()
     assert (folder / "yoninkan_scoring.py").read_bytes() == \
         (ROOT / "referee" / "games" / "yoninkan_scoring.py").read_bytes()
