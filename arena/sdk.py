@@ -1,4 +1,5 @@
-"""Write a Python bot as one function: ``decide(observation, legal_actions) -> index``.
+"""Write a Python bot as one function: ``decide(observation, legal_actions) -> index`` (or the
+chosen action message itself).
 
 >>> def decide(observation, legal_actions):
 ...     return 0  # always the first legal action
@@ -33,8 +34,10 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
 from arena.v1 import bot_pb2, bot_pb2_grpc
 
-Decide = Callable[[bot_pb2.Observation, Sequence[bot_pb2.Action]], "int | bot_pb2.DecideResponse"]
-"""``decide`` returns the index of its action, or a whole ``DecideResponse`` to add a comment."""
+Decide = Callable[[bot_pb2.Observation, Sequence[bot_pb2.Action]], "int | bot_pb2.Action | bot_pb2.DecideResponse"]
+"""``decide`` returns the index of its action, the action itself (one of ``legal_actions``: any
+callable ``(observation, legal actions) -> action`` is a bot), or a whole ``DecideResponse`` to
+add a comment."""
 PROTOCOL_VERSION = 1
 ADDRESS_VARIABLE = "ARENA_BOT_ADDRESS"
 
@@ -75,6 +78,14 @@ class _BotServicer(bot_pb2_grpc.BotServicer):
                                                    f"({os.path.basename(frame.filename)}, line {frame.lineno})")
         if isinstance(answer, bot_pb2.DecideResponse):
             return answer
+        if isinstance(answer, bot_pb2.Action):  # a policy that answers with the action itself
+            for index, legal in enumerate(request.legal_actions):
+                if legal == answer:
+                    return bot_pb2.DecideResponse(action_index=index)
+            print(f"decide returned an action that is not legal here: {answer.text or answer}", file=sys.stderr,
+                  flush=True)
+            context.abort(grpc.StatusCode.INVALID_ARGUMENT,
+                          f"decide returned an action that is not among the legal ones: {answer.text or answer}")
         return bot_pb2.DecideResponse(action_index=int(answer))
 
     def EndMatch(self, request: bot_pb2.EndMatchRequest, context: grpc.ServicerContext) -> bot_pb2.EndMatchResponse:

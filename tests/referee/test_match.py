@@ -116,6 +116,34 @@ def test_bot_given_by_address_is_used_and_left_running() -> None:
         bound.stop()
 
 
+def test_a_decide_that_answers_with_the_action_itself_plays_it_and_an_illegal_one_is_a_fault() -> None:
+    """Any callable ``(observation, legal actions) -> action`` is a bot (issue 37): the SDK
+    answers the action's index; an action that is not legal fails the call, and the referee's
+    fallback plays."""
+    chosen: list[str] = []
+
+    def last(observation, legal):  # noqa: ANN001, ANN202 - the SDK's signature
+        chosen.append(legal[-1].text)
+        return legal[-1]
+
+    def foreign(observation, legal):  # noqa: ANN001, ANN202
+        return type(legal[0])(text="not an action of this game")
+
+    good = serve(last, name="last", version="1", address="127.0.0.1:0")
+    bad = serve(foreign, name="foreign", version="1", address="127.0.0.1:0")
+    try:
+        record = run_match(MatchConfig(game="yahtzee", seed=3, time_control=ROOMY),
+                           [BotSpec.from_address(f"127.0.0.1:{good.port}"), BotSpec.from_address(f"127.0.0.1:{bad.port}")])
+        mine = [move for move in record.moves if move.seat == 0]
+        assert [move.action for move in mine] == chosen and all(move.status is MoveStatus.OK for move in mine)
+        assert record.faults and all(f.seat == 1 and f.kind is FaultKind.ERROR for f in record.faults)
+        assert "not among the legal ones" in record.faults[0].detail
+        assert record.finished and replay(record).ok
+    finally:
+        good.stop()
+        bad.stop()
+
+
 def test_bot_that_never_starts_forfeits_with_the_reason(tmp_path: Path) -> None:
     tmp_path.chmod(0o755)  # the sandbox's unprivileged user must be able to read the bot's folder
     (tmp_path / "bot.toml").write_text('name = "broken"\ncommand = ["{python}", "-c", "import sys; '
