@@ -417,7 +417,7 @@ def test_every_sample_bot_packs_and_unpacks_to_its_own_content_hash(tmp_path: Pa
 
 
 def test_the_sample_bots_include_every_language() -> None:
-    assert {folder.parent.name for folder in sample_bot_folders()} == {"python", "node", "cpp", "go"}
+    assert {folder.parent.name for folder in sample_bot_folders()} == {"python", "search", "node", "cpp", "go"}
 
 
 def test_pack_is_deterministic_whatever_the_times_and_the_order_of_creation(tmp_path: Path) -> None:
