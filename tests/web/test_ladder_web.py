@@ -134,9 +134,15 @@ def test_the_json_twins_and_the_poll_that_asks_only_for_what_changed(running: di
     assert not query(running["db"], "SELECT id FROM matches WHERE tournament_id = ? AND status = 'pending'"
                                     " AND id <= ?", (tid, since))
     # Played matches above next_since may be counted already, and a played seating shows only once
-    # its deal's twin is played too (docs/web.md): wait for a poll that lists a newer match.
-    wait_until(lambda: api(server, f"/ladders/{tid}?since={since}")["latest"], running["process"], "a newer match")
-    later = api(server, f"/ladders/{tid}?since={since}")
+    # its deal's twin is played too (docs/web.md): wait for a poll that lists a newer match and counts it.
+    polls: list[dict[str, Any]] = []
+
+    def newer() -> bool:
+        polls.append(api(server, f"/ladders/{tid}?since={since}"))
+        return bool(polls[-1]["latest"]) and polls[-1]["matches_done"] > full["matches_done"]
+
+    wait_until(newer, running["process"], "a newer match")
+    later = polls[-1]
     assert later["latest"] and all(m["id"] > since for m in later["latest"])
     assert later["matches_done"] > full["matches_done"] and later["next_since"] >= since
     assert get(server, f"/api/ladders/{tid}?since=x")[0] == 400
