@@ -17,54 +17,20 @@ ratings from :mod:`arena.league.ratings`, as in a real tournament.
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
-import random
 import statistics
+import sys
 import time
-from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-STRATEGIES = {"gin_rummy": ROOT / "sample_bots/python/gin_heuristic/strategy.py",
-              "yahtzee": ROOT / "sample_bots/python/yahtzee_heuristic/strategy.py"}
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from inprocess import heuristic, noisy, play  # noqa: E402 - benchmarks/ is on the path when run as a script
 
-def load_strategy(game: str) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(f"{game}_strategy", STRATEGIES[game])
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-def noisy(decide: Callable[..., int], epsilon: float) -> Callable[..., int]:
-    """``decide``, except a random legal move with probability ``epsilon`` (seeded by the observation)."""
-    def policy(observation: Any, legal: Sequence[Any]) -> int:
-        rng = random.Random(observation.SerializeToString(deterministic=True))
-        return rng.randrange(len(legal)) if rng.random() < epsilon else decide(observation, legal)
-    return policy
-
-
-def play(game_name: str, seed: int, policies: Sequence[Callable[..., int]]) -> tuple[int, ...]:
-    """One match in-process; returns the ranking by seat."""
-    from referee import wire
-    from referee.games import make_game
-
-    game = make_game(game_name, num_players=len(policies))
-    state = game.new_initial_state(seed)
-    seen = [0] * len(policies)
-    while not state.is_terminal():
-        seat = state.current_player()
-        legal = state.legal_actions()
-        events = state.events_for(seat, seen[seat])
-        seen[seat] = len(state.events)
-        observation = wire.observation_to_proto(game_name, state.observe(seat), events)
-        state.apply(legal[policies[seat](observation, wire.actions_to_proto(game_name, legal))])
-    return tuple(state.outcome().ranking)
+GAMES = ("gin_rummy", "yahtzee")
+"""The two-seat games measured (a heuristic sample bot each)."""
 
 
 def tournament(args: tuple[str, bool, int, int, float]) -> dict[str, float]:
@@ -73,15 +39,15 @@ def tournament(args: tuple[str, bool, int, int, float]) -> dict[str, float]:
     from arena.scheduling.round_robin import two_seat
 
     game, duplicate, seed, matches, epsilon = args
-    strategy = load_strategy(game)
-    policies = {"A": strategy.decide, "B": noisy(strategy.decide, epsilon)}
+    decide = heuristic(game)
+    policies = {"A": decide, "B": noisy(decide, epsilon)}
     rounds = matches // 2
     pairings = two_seat(["A", "B"], rounds=rounds, duplicate=duplicate, seed=seed)
     env = environment()
     ratings: dict[Any, Any] = {}
     score = 0.0
     for pairing in pairings:
-        ranking = play(game, pairing.seed, [policies[bot] for bot in pairing.seats])
+        ranking = tuple(play(game, pairing.seed, [policies[bot] for bot in pairing.seats]).ranking)
         apply_match(env, ratings, list(pairing.seats), ranking, None)
         a = pairing.seats.index("A")
         score += 1.0 if ranking[a] < ranking[1 - a] else 0.5 if ranking[a] == ranking[1 - a] else 0.0
@@ -91,7 +57,7 @@ def tournament(args: tuple[str, bool, int, int, float]) -> dict[str, float]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", nargs="+", default=["gin_rummy", "yahtzee"], choices=sorted(STRATEGIES))
+    parser.add_argument("--games", nargs="+", default=list(GAMES), choices=GAMES)
     parser.add_argument("--tournaments", type=int, default=60, help="tournaments per game and mode")
     parser.add_argument("--matches", type=int, default=20, help="matches per tournament (even)")
     parser.add_argument("--epsilon", type=float, default=0.2, help="B's share of random moves")

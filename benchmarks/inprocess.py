@@ -58,11 +58,15 @@ def heuristic(game: str) -> Policy:
     return load_strategy(HEURISTIC[game]).decide  # type: ignore[no-any-return]
 
 
-def noisy(decide: Policy, epsilon: float, salt: int = 0) -> Policy:
+def noisy(decide: Policy, epsilon: float, salt: int | None = None) -> Policy:
     """``decide``, except a random legal move with probability ``epsilon`` (seeded by the
-    observation and ``salt``, so a match replays identically)."""
+    observation and ``salt``, so a match replays identically; two seats with different salts
+    draw apart, and ``None`` seeds from the observation alone, as the ladder benchmarks'
+    published figures were drawn)."""
+    suffix = b"" if salt is None else salt.to_bytes(8, "big")
+
     def policy(observation: Any, legal: Sequence[Any]) -> int:
-        rng = random.Random(observation.SerializeToString(deterministic=True) + salt.to_bytes(8, "big"))
+        rng = random.Random(observation.SerializeToString(deterministic=True) + suffix)
         return rng.randrange(len(legal)) if rng.random() < epsilon else decide(observation, legal)
     return policy
 

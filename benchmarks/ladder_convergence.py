@@ -28,7 +28,7 @@ For every window ending at a checkpoint at or after ``W``, each entrant's matche
 divided by the mean over entrants; the figure is the minimum over entrants and windows.
 The ladder promises at least 0.5.
 
-The matches run in-process as in ``duplicate_deals.py`` (engines, the sample bots' ``decide``
+The matches run in-process with ``inprocess.py`` (engines, the sample bots' ``decide``
 functions, observations through :mod:`referee.wire`), a process pool across runs.  With
 ``--pool FOLDER`` (two-seat games) every pair's seatings are played on ``--deals`` engine
 seeds once, kept in FOLDER, and the runs draw their outcomes from there (:mod:`ladder_pool`):
@@ -46,7 +46,6 @@ to line up; the figure itself is the wait for the mus.
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import math
 import multiprocessing
@@ -60,8 +59,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bench_bots import SAMPLES, STRONG
-from duplicate_deals import noisy, play
+from inprocess import heuristic, noisy, play
 from ladder_pool import Deals, deal_seed, luck_of, pool_path, two_seat_tables
 from ladder_pool import build as build_pool
 from ladder_pool import load as load_pool
@@ -70,17 +68,6 @@ from ladder_pool import stale as stale_pool
 GAMES = {"gin_rummy": None, "yaniv": 4, "jass": None}
 """The benchmarked games and their table size (``None``: the game's own)."""
 METHODS = ("plain", "duplicate", "ladder")
-STRATEGY = dict(STRONG, yaniv="yaniv_heuristic")
-
-
-def strategy(game: str) -> Callable[..., int]:
-    """The ``decide`` function of the game's heuristic sample bot."""
-    path = SAMPLES / STRATEGY[game] / "strategy.py"
-    spec = importlib.util.spec_from_file_location(f"{game}_strategy", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.decide
 
 
 def game_format(game: str, entrants: int) -> Any:
@@ -203,8 +190,6 @@ def run(job: Job) -> dict[str, Any]:
     """One run: play ``matches`` matches with ``method``; when the order converged (by the
     leaderboard, and by mu alone), fairness, and per checkpoint ``trace`` rows of (matches,
     leaderboard right, mu order right, mean sigma) for ``--json``."""
-    from inprocess import play as play_record
-
     from arena.league.ratings import apply_match, environment
     from arena.scheduling.ladder import SCORE_NEW_SIGMA, Entrant, count_before, next_set
     from referee.games import game_class
@@ -213,7 +198,7 @@ def run(job: Job) -> dict[str, Any]:
         job.window
     started = time.monotonic()
     bots = list(range(entrants))
-    decide = strategy(game)
+    decide = heuristic(game)
     policies = [noisy(decide, p / 10) for p in bots]
     if job.pool and job.pool not in _POOLS:  # once per worker (setdefault would read the file every run)
         _POOLS[job.pool] = load_pool(Path(job.pool))
@@ -262,24 +247,24 @@ def run(job: Job) -> dict[str, Any]:
             if scorer is not None:
                 key = (tuple(seats), deal)
                 if pool is None or deal is None:
-                    record, measured = play_record(game, match_seed, [policies[b] for b in seats]), "analyse"
+                    record, measured = play(game, match_seed, [policies[b] for b in seats]), "analyse"
                 else:
                     if key not in pool:
                         missing += 1
-                        pool[key] = play_record(game, deal_seed(seats, deal), [policies[b] for b in seats])
+                        pool[key] = play(game, deal_seed(seats, deal), [policies[b] for b in seats])
                     record, measured = pool[key], lucks.get(key, "analyse" if lucks else None)
                 ranking = tuple(record.ranking)
                 if not scorer.add(seats, record, measured):
                     raise RuntimeError(f"{game}: match {seats} was not rated")
             elif pool is None or deal is None:  # played directly
-                ranking = play(game, match_seed, [policies[b] for b in seats])
+                ranking = tuple(play(game, match_seed, [policies[b] for b in seats]).ranking)
             elif (tuple(seats), deal) in pool:
                 ranking = pool[(tuple(seats), deal)]
                 ranking = tuple(ranking.ranking) if hasattr(ranking, "ranking") else ranking  # a score pool
             else:
                 missing += 1
-                ranking = pool[(tuple(seats), deal)] = play(game, deal_seed(seats, deal),
-                                                            [policies[b] for b in seats])
+                ranking = pool[(tuple(seats), deal)] = tuple(play(game, deal_seed(seats, deal),
+                                                                  [policies[b] for b in seats]).ranking)
             if len(set(ranking)) > 1:
                 decisive += 1
             if scorer is None and not apply_match(env, ratings, list(seats), ranking, teams):

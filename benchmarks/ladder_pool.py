@@ -1,7 +1,7 @@
 """A pool of real match outcomes, played once, that the convergence benchmark's runs draw deals from.
 
 A match of the benchmark's bots is a pure function of (bots, seating, engine seed): the
-bots are the game's heuristic with a seeded random move (:func:`duplicate_deals.noisy`,
+bots are the game's heuristic with a seeded random move (:func:`inprocess.noisy`,
 with ``PYTHONHASHSEED`` fixed).  So instead of playing every match of every run (half a
 second a Gin Rummy match, minutes a run), the pool plays every seating of every table on
 ``deals`` engine seeds once and stores the rankings in a file; a run looks them up in
@@ -32,7 +32,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from duplicate_deals import noisy, play
+from inprocess import heuristic, noisy, play
 
 Seats = tuple[int, ...]
 
@@ -74,19 +74,16 @@ def load(path: Path) -> dict[tuple[Seats, int], Any]:
 
 def _play_table(job: tuple[str, Sequence[Seats], int, bool]) -> list[dict[str, object]]:
     """Play one deal at every given seating of a table (in a worker)."""
-    from inprocess import play as play_record
-    from ladder_convergence import strategy
-
     game, seatings, k, scores = job
-    decide = strategy(game)
+    decide = heuristic(game)
     if scores:
         rows: list[dict[str, object]] = []
         for seats in seatings:
-            record = play_record(game, deal_seed(seats, k), [noisy(decide, b / 10) for b in seats])
+            record = play(game, deal_seed(seats, k), [noisy(decide, b / 10) for b in seats])
             rows.append({"seats": list(seats), "deal": k, "ranking": list(record.ranking), "record": record.to_json()})
         return rows
     return [{"seats": list(seats), "deal": k,
-             "ranking": list(play(game, deal_seed(seats, k), [noisy(decide, b / 10) for b in seats]))}
+             "ranking": list(play(game, deal_seed(seats, k), [noisy(decide, b / 10) for b in seats]).ranking)}
             for seats in seatings]
 
 
@@ -155,14 +152,12 @@ def stale(path: Path, game: str, samples: int = 4) -> list[str]:
     """Replay ``samples`` of the pool's matches (a fixed choice) and describe every one whose
     ranking differs: a pool kept in a temporary folder outlives changes to the engines or bots.
     Run it in a process started with the pool's ``PYTHONHASHSEED`` (a worker)."""
-    from ladder_convergence import strategy
-
-    decide = strategy(game)
+    decide = heuristic(game)
     pool = load(path)
     keys = random.Random(0).sample(sorted(pool), min(samples, len(pool)))
     stored = {key: tuple(value.ranking) if hasattr(value, "ranking") else value for key, value in pool.items()}
     return [f"{seats} deal {k}: pool {stored[(seats, k)]}, played {ranking}" for seats, k in keys
-            if (ranking := play(game, deal_seed(seats, k), [noisy(decide, b / 10) for b in seats]))
+            if (ranking := tuple(play(game, deal_seed(seats, k), [noisy(decide, b / 10) for b in seats]).ranking))
             != stored[(seats, k)]]
 
 
