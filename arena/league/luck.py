@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from collections.abc import Collection, Iterator
 from dataclasses import dataclass
-from arena.league.storage import Database, NotFoundError, StorageError
+from arena.league.storage import NEWEST_LUCK_FIRST, Database, NotFoundError, StorageError
 from referee import luck
 
 BATCH = 200
@@ -31,10 +31,6 @@ class LuckSummary:
     adjusted: tuple[float, ...]
 
 
-_NEWEST = ("ORDER BY match_id, CAST(substr(estimator, instr(estimator, '/') + 1) AS INTEGER) DESC")
-"""Newest version first within a match, as :meth:`Database.luck_report` picks it."""
-
-
 def summaries(db: Database, match_ids: Collection[int]) -> dict[int, LuckSummary]:
     """The newest stored luck of each of ``match_ids`` that has one (a file older than schema 12
     has none).  Reads only the per-seat lists of each report, not its steps."""
@@ -46,7 +42,8 @@ def summaries(db: Database, match_ids: Collection[int]) -> dict[int, LuckSummary
         chunk = ids[start:start + 500]
         rows = db.conn.execute(
             "SELECT match_id, estimator, json_extract(report, '$.result'), luck, json_extract(report, '$.adjusted')"
-            f" FROM match_luck WHERE match_id IN ({', '.join('?' * len(chunk))}) {_NEWEST}", chunk)
+            f" FROM match_luck WHERE match_id IN ({', '.join('?' * len(chunk))})"
+            f" ORDER BY match_id, {NEWEST_LUCK_FIRST}", chunk)
         for match_id, estimator, result, seats, adjusted in rows:
             if match_id in found:
                 continue

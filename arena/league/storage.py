@@ -102,6 +102,10 @@ _BOSSES_SINCE = 14
 """The first schema with ladder entrants marked as reference bots."""
 DEFAULT_DB = "arena.db"
 
+NEWEST_LUCK_FIRST = "CAST(substr(estimator, instr(estimator, '/') + 1) AS INTEGER) DESC"
+"""SQL order of a match's ``match_luck`` rows, newest estimator version first (``game/N``:
+by N as a number, so version 10 comes before 9)."""
+
 _SCHEMA = """
 CREATE TABLE schema_version (version INTEGER NOT NULL);
 CREATE TABLE bots (
@@ -1029,7 +1033,7 @@ class Database:
             return None
         row = self.conn.execute(
             "SELECT report FROM match_luck WHERE match_id = ? AND (? IS NULL OR estimator = ?)"
-            " ORDER BY CAST(substr(estimator, instr(estimator, '/') + 1) AS INTEGER) DESC LIMIT 1",
+            f" ORDER BY {NEWEST_LUCK_FIRST} LIMIT 1",
             (match_id, estimator, estimator)).fetchone()
         if row is None:
             return None

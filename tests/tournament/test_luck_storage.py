@@ -57,3 +57,22 @@ def test_an_older_file_gains_the_table_and_keeps_its_matches(tmp_path: Path, rec
         assert writer.has_luck and writer.schema_version() == SCHEMA_VERSION
         assert writer.match_record(ids[0]) == records[0]
         assert writer.matches_without_luck("yahtzee/1") == ids
+
+
+def test_the_newest_estimator_version_is_read_first_by_number(tmp_path: Path, recorded_matches: Any) -> None:
+    """Versions order as numbers (10 after 9), in the single report and in the lists alike."""
+    from arena.league.luck import summaries
+
+    db, ids, records = _yahtzee_db(tmp_path / "league.db", recorded_matches, [4])
+    text = report_json(records[0])
+    assert text is not None
+    report = json.loads(text)
+    with db:
+        for version, shift in (("yahtzee/9", 0.0), ("yahtzee/10", 1.0), ("yahtzee/2", 2.0)):
+            db.store_luck(ids[0], json.dumps(dict(report, estimator=version, luck=[x + shift for x in report["luck"]])))
+        newest = db.luck_report(ids[0])
+        assert newest is not None and newest.estimator == "yahtzee/10"
+        assert db.luck_report(ids[0], "yahtzee/9") is not None
+        listed = summaries(db, [ids[0]])[ids[0]]
+        assert listed.estimator == "yahtzee/10"
+        assert listed.luck == tuple(round(x + 1.0, 6) for x in report["luck"])
