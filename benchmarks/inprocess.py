@@ -10,6 +10,7 @@ replays read it unchanged.
 from __future__ import annotations
 
 import importlib.util
+import math
 import random
 import sys
 from collections.abc import Callable, Mapping, Sequence
@@ -69,6 +70,14 @@ def noisy(decide: Policy, epsilon: float, salt: int | None = None) -> Policy:
         rng = random.Random(observation.SerializeToString(deterministic=True) + suffix)
         return rng.randrange(len(legal)) if rng.random() < epsilon else decide(observation, legal)
     return policy
+
+
+def wilson(hits: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval of ``hits`` in ``n`` (95% by default): unlike the normal
+    interval it stays inside 0-1 and is honest for small samples and rates near 0 or 1."""
+    centre = (hits + z * z / 2) / (n + z * z)
+    half = z * math.sqrt(hits * (n - hits) / n + z * z / 4) / (n + z * z)
+    return centre - half, centre + half
 
 
 RANDOM: Policy = random_decide

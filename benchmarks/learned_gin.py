@@ -20,7 +20,6 @@ example as a server would (the wall times are then the figure; the bots' CPU is 
 from __future__ import annotations
 
 import argparse
-import math
 import resource
 import subprocess
 import sys
@@ -28,8 +27,11 @@ import tempfile
 import time
 from pathlib import Path
 
-from arena.league.storage import Database
-from arena.resources import docs_dir, sample_bots_dir
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from arena.league.storage import Database  # noqa: E402
+from arena.resources import docs_dir, sample_bots_dir  # noqa: E402
+from benchmarks.inprocess import wilson  # noqa: E402
 
 
 def cpu() -> float:
@@ -61,12 +63,6 @@ def wins(db: Path, bot: str) -> tuple[int, int, int]:
             won += mine == 0 and list(match.ranking).count(0) == 1
             tied += mine == 0 and list(match.ranking).count(0) > 1
     return won, tied, played
-
-
-def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    centre = (k + z * z / 2) / (n + z * z)
-    half = z * math.sqrt(k * (n - k) / n + z * z / 4) / (n + z * z)
-    return centre - half, centre + half
 
 
 def main() -> None:
