@@ -52,7 +52,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from arena.submission.sprt import MIN_PAIRS, PAIR_SCORES, SPRT, Verdict, elo_from_score, score_stats, wald_bounds
+from arena.submission.sprt import MIN_PAIRS, PAIR_SCORES, SPRT, PairCounts, Verdict, score_stats
 from arena.submission.sprt import NAME as LOGISTIC
 
 NAME = "normalized"
@@ -87,7 +87,7 @@ def brownian_llr(pairs: float, mean: float, variance: float, mu0: float, mu1: fl
 
 
 @dataclass
-class NormalizedSPRT:
+class NormalizedSPRT(PairCounts):
     """One normalised test's state: parameters, the pair scores' running mean and sum of
     squared deviations (Welford), and the plain pentanomial counts (shown, and the score).
 
@@ -119,24 +119,15 @@ class NormalizedSPRT:
     min_pairs: int = MIN_PAIRS
 
     def __post_init__(self) -> None:
-        if not all(math.isfinite(x) for x in (self.elo0, self.elo1)) or not self.elo0 < self.elo1:
-            raise ValueError(f"elo0 ({self.elo0:g}) must be below elo1 ({self.elo1:g})")
-        for name, value in (("alpha", self.alpha), ("beta", self.beta)):
-            if not 0.0 < value < 0.5:
-                raise ValueError(f"{name} must be between 0 and 0.5 (exclusive), not {value:g}")
+        self._check_parameters()
         if self.measure not in MEASURES:
             raise ValueError(f"measure must be one of {', '.join(MEASURES)}, not {self.measure!r}")
         if (self.measure == "adjusted") != bool(self.estimator):
             raise ValueError("an adjusted test names its luck estimator, a test on points none")
-        if len(self.counts) != len(PAIR_SCORES) or any(type(c) is not int or c < 0 for c in self.counts):
-            raise ValueError(f"counts must be {len(PAIR_SCORES)} non-negative whole numbers, not {self.counts!r}")
         moments = (self.mean, self.m2, self.raw_mean, self.raw_m2)
         if type(self.n) is not int or self.n != sum(self.counts) or not all(math.isfinite(x) for x in moments) \
                 or min(self.m2, self.raw_m2) < 0:
             raise ValueError("inconsistent pair statistics")
-        if type(self.min_pairs) is not int or self.min_pairs < 1:
-            raise ValueError(f"min_pairs must be a whole number of at least 1, not {self.min_pairs!r}")
-        self.counts = list(self.counts)
 
     name = NAME
 
@@ -156,10 +147,6 @@ class NormalizedSPRT:
     def pairs(self) -> int:
         return self.n
 
-    @property
-    def bounds(self) -> tuple[float, float]:
-        return wald_bounds(self.alpha, self.beta)
-
     def _statistics(self) -> tuple[float, float, float, float]:
         """``(pairs, mean, variance, raw sd)`` of the counted scores (see the module docstring)."""
         raw_variance = self.raw_m2 / self.n if self.n else 0.0
@@ -176,24 +163,6 @@ class NormalizedSPRT:
         return brownian_llr(pairs, mean, variance, pair_t(self.elo0) * raw_sd, pair_t(self.elo1) * raw_sd)
 
     @property
-    def verdict(self) -> Verdict | None:
-        if self.n < self.min_pairs:
-            return None
-        lower, upper = self.bounds
-        llr = self.llr
-        return Verdict.STRONGER if llr >= upper else Verdict.NOT_STRONGER if llr <= lower else None
-
-    @property
-    def score(self) -> float | None:
-        """NEW's mean plain points per match (``None`` before the first pair)."""
-        return sum(n * s for n, s in zip(self.counts, PAIR_SCORES)) / (2.0 * self.n) if self.n else None
-
-    @property
-    def elo(self) -> float | None:
-        """The logistic Elo of :attr:`score` (plain points, whatever the test's measure)."""
-        return None if self.score is None else elo_from_score(self.score)
-
-    @property
     def nelo(self) -> float | None:
         """The normalised Elo estimate: the counted scores' mean over the raw sd (``None``
         before the second pair)."""
@@ -208,13 +177,9 @@ class NormalizedSPRT:
 
         :raises ValueError: on a bad score, a missing adjusted score, or once the test has ended.
         """
-        if self.verdict is not None:
-            raise ValueError(f"the test has ended ({self.verdict.value}); start a new one")
-        if points not in PAIR_SCORES:
-            raise ValueError(f"a pair score is one of {', '.join(f'{s:g}' for s in PAIR_SCORES)}, not {points!r}")
         if self.measure == "adjusted" and not all(x is not None and math.isfinite(x) for x in (adjusted, raw)):
             raise ValueError(f"an adjusted test needs the pair's adjusted and raw scores, not {adjusted!r}, {raw!r}")
-        self.counts[PAIR_SCORES.index(points)] += 1
+        self._count(points)
         self.n += 1
         if self.measure == "adjusted":
             assert adjusted is not None and raw is not None

@@ -124,8 +124,79 @@ def match_points(ranking: Sequence[int], new_seats: Sequence[int]) -> float:
     return 1.0 if new < old else 0.5 if new == old else 0.0
 
 
+class PairCounts:
+    """What both tests share: the parameters' checks, the pentanomial counts of NEW's plain
+    points (shown by both, and the logistic test's data), Wald's bounds, the verdict and the
+    plain score.  A test adds its :attr:`pairs` and :attr:`llr`."""
+
+    elo0: float
+    elo1: float
+    alpha: float
+    beta: float
+    counts: list[int]
+    min_pairs: int
+
+    @property
+    def pairs(self) -> int:
+        raise NotImplementedError
+
+    @property
+    def llr(self) -> float:
+        raise NotImplementedError
+
+    def _check_parameters(self) -> None:
+        """:raises ValueError: on bounds, error rates, counts or ``min_pairs`` out of range."""
+        if not all(math.isfinite(x) for x in (self.elo0, self.elo1)) or not self.elo0 < self.elo1:
+            raise ValueError(f"elo0 ({self.elo0:g}) must be below elo1 ({self.elo1:g})")
+        for name, value in (("alpha", self.alpha), ("beta", self.beta)):
+            if not 0.0 < value < 0.5:
+                raise ValueError(f"{name} must be between 0 and 0.5 (exclusive), not {value:g}")
+        if len(self.counts) != len(PAIR_SCORES) or any(type(c) is not int or c < 0 for c in self.counts):
+            raise ValueError(f"counts must be {len(PAIR_SCORES)} non-negative whole numbers, not {self.counts!r}")
+        if type(self.min_pairs) is not int or self.min_pairs < 1:
+            raise ValueError(f"min_pairs must be a whole number of at least 1, not {self.min_pairs!r}")
+        self.counts = list(self.counts)
+
+    def _count(self, points: float) -> None:
+        """Count NEW's plain points of one pair.
+
+        :raises ValueError: on another score, or once the test has a verdict (a sequential
+            test ends at its first crossing; later pairs must not change its answer).
+        """
+        if self.verdict is not None:
+            raise ValueError(f"the test has ended ({self.verdict.value}); start a new one")
+        if points not in PAIR_SCORES:
+            raise ValueError(f"a pair score is one of {', '.join(f'{s:g}' for s in PAIR_SCORES)}, not {points!r}")
+        self.counts[PAIR_SCORES.index(points)] += 1
+
+    @property
+    def bounds(self) -> tuple[float, float]:
+        """Wald's (lower, upper) LLR bounds for :attr:`alpha` and :attr:`beta`."""
+        return wald_bounds(self.alpha, self.beta)
+
+    @property
+    def verdict(self) -> Verdict | None:
+        """The answer once the LLR has left the bounds (after :attr:`min_pairs`), else ``None``."""
+        if self.pairs < self.min_pairs:
+            return None
+        lower, upper = self.bounds
+        llr = self.llr
+        return Verdict.STRONGER if llr >= upper else Verdict.NOT_STRONGER if llr <= lower else None
+
+    @property
+    def score(self) -> float | None:
+        """NEW's mean plain points per match so far (``None`` before the first pair)."""
+        pairs = sum(self.counts)
+        return sum(n * s for n, s in zip(self.counts, PAIR_SCORES)) / (2.0 * pairs) if pairs else None
+
+    @property
+    def elo(self) -> float | None:
+        """The logistic Elo difference that :attr:`score` corresponds to (an estimate, not a bound)."""
+        return None if self.score is None else elo_from_score(self.score)
+
+
 @dataclass
-class SPRT:
+class SPRT(PairCounts):
     """One test's state: its parameters and the pentanomial counts so far.
 
     Feed it one pair at a time with :meth:`record`; it reports :attr:`llr`, :attr:`bounds`
@@ -153,16 +224,7 @@ class SPRT:
     estimator = ""
 
     def __post_init__(self) -> None:
-        if not all(math.isfinite(x) for x in (self.elo0, self.elo1)) or not self.elo0 < self.elo1:
-            raise ValueError(f"elo0 ({self.elo0:g}) must be below elo1 ({self.elo1:g})")
-        for name, value in (("alpha", self.alpha), ("beta", self.beta)):
-            if not 0.0 < value < 0.5:
-                raise ValueError(f"{name} must be between 0 and 0.5 (exclusive), not {value:g}")
-        if len(self.counts) != len(PAIR_SCORES) or any(type(c) is not int or c < 0 for c in self.counts):
-            raise ValueError(f"counts must be {len(PAIR_SCORES)} non-negative whole numbers, not {self.counts!r}")
-        if type(self.min_pairs) is not int or self.min_pairs < 1:
-            raise ValueError(f"min_pairs must be a whole number of at least 1, not {self.min_pairs!r}")
-        self.counts = list(self.counts)
+        self._check_parameters()
 
     def describe(self) -> str:
         """One line for every output: which test."""
@@ -173,47 +235,18 @@ class SPRT:
         return sum(self.counts)
 
     @property
-    def bounds(self) -> tuple[float, float]:
-        """Wald's (lower, upper) LLR bounds for :attr:`alpha` and :attr:`beta`."""
-        return wald_bounds(self.alpha, self.beta)
-
-    @property
     def llr(self) -> float:
         """The log-likelihood ratio so far; 0 before the first pair."""
         return pentanomial_llr(self.counts, self.elo0, self.elo1) if self.pairs else 0.0
-
-    @property
-    def verdict(self) -> Verdict | None:
-        """The answer once the LLR has left the bounds (after :attr:`min_pairs`), else ``None``."""
-        if self.pairs < self.min_pairs:
-            return None
-        lower, upper = self.bounds
-        llr = self.llr
-        return Verdict.STRONGER if llr >= upper else Verdict.NOT_STRONGER if llr <= lower else None
-
-    @property
-    def score(self) -> float | None:
-        """NEW's mean points per match so far (``None`` before the first pair)."""
-        return sum(n * s for n, s in zip(self.counts, PAIR_SCORES)) / (2.0 * self.pairs) if self.pairs else None
-
-    @property
-    def elo(self) -> float | None:
-        """The logistic Elo difference that :attr:`score` corresponds to (an estimate, not a bound)."""
-        return None if self.score is None else elo_from_score(self.score)
 
     def record(self, pair_score: float, adjusted: float | None = None, raw: float | None = None) -> Verdict | None:
         """Count one pair (NEW's points: 0, 0.5, 1, 1.5 or 2) and return the verdict;
         ``adjusted`` and ``raw`` (the margins of :mod:`~arena.submission.normalized_sprt`) are not
         used by this test.
 
-        :raises ValueError: on another score, or once the test has a verdict (a sequential
-            test ends at its first crossing; later pairs must not change its answer).
+        :raises ValueError: on another score, or once the test has ended.
         """
-        if self.verdict is not None:
-            raise ValueError(f"the test has ended ({self.verdict.value}); start a new one")
-        if pair_score not in PAIR_SCORES:
-            raise ValueError(f"a pair score is one of {', '.join(f'{s:g}' for s in PAIR_SCORES)}, not {pair_score!r}")
-        self.counts[PAIR_SCORES.index(pair_score)] += 1
+        self._count(pair_score)
         return self.verdict
 
     def to_json(self) -> dict[str, Any]:
