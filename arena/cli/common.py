@@ -29,14 +29,24 @@ if TYPE_CHECKING:  # the match runner imports grpc: loaded only by the commands 
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-def check_output_path(path: Any, option: str) -> None:
-    """Refuse an output file that cannot be written, before any work is done.
+def check_output_path(path: Any, option: str, *, database: Path | None = None) -> None:
+    """Refuse an output file that cannot be written, before any work is done; with
+    ``database``, also the database file that command reads, or its journals: an output
+    written over them would replace the league.
 
     :raises click.BadParameter: naming the option and the reason (:func:`output_path_problem`).
     """
     problem = output_path_problem(Path(path))
+    if problem is None and database is not None and Path(path).resolve() in database_files(database):
+        problem = f"is the database {database} (or its journal): give another file"
     if problem is not None:
         raise click.BadParameter(f"{path}: {problem}", param_hint=option)
+
+
+def database_files(database: Path) -> set[Path]:
+    """The files SQLite keeps a database in: the file and its journals, resolved."""
+    main = Path(database).resolve()
+    return {main, *(main.with_name(main.name + suffix) for suffix in ("-wal", "-shm", "-journal"))}
 
 
 def check_database_path(path: Path) -> None:

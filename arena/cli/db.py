@@ -39,9 +39,7 @@ def db_check(db_path: Path) -> None:
 def db_backup(target: Path, db_path: Path) -> None:
     """Copy the database with SQLite's online backup API: a consistent snapshot, safe while a
     tournament writes to it."""
-    check_output_path(target, "--to")
-    if target.exists() and target.resolve() == db_path.resolve():
-        raise click.BadParameter("the backup cannot replace the database itself", param_hint="--to")
+    check_output_path(target, "--to", database=db_path)
     with open_db(db_path, readonly=True) as db:
         db.backup(target)
     console.print(f"{db_path} backed up to {target} ({target.stat().st_size} bytes)")

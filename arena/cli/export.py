@@ -64,7 +64,7 @@ def export_command(out_path: Path, fmt: str | None, game: str | None, variant: s
         raise click.BadParameter("--variant needs --game", param_hint="--variant")
     if game is not None:
         variant = check_game(game, variant)
-    check_output_path(out_path, "--out")
+    check_output_path(out_path, "--out", database=db_path)
     from arena.web.deals import shown_seeds  # here: the web package is heavy for `arena --help`
 
     where_since, where_until = _when(since, "--since"), _when(until, "--until")

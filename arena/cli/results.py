@@ -287,7 +287,7 @@ def show(match_id: int, as_json: bool, luck_json: bool, out: Path | None, verbos
     """Show one match: its set-up, result, each seat's luck and adjusted result, faults, each
     seat's decision times and a line per hand (round, battle); -v for every move."""
     if out is not None:
-        check_output_path(out, "--out")
+        check_output_path(out, "--out", database=db_path)
     if luck_json and (as_json or out is not None):
         raise click.ClickException("--luck prints the luck report alone: give it without --json and --out")
     with open_db(db_path, readonly=True) as db:

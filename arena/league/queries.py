@@ -119,9 +119,11 @@ def leaderboard(db: Database, game: str, variant: str, model: str | None = None,
     return Leaderboard(model, current_table(db, game, variant, plan))
 
 
-def los_matrix(board: Leaderboard) -> list[list[float | None]]:
-    """``[i][j]``: the LOS of row ``i`` over row ``j`` of ``board`` (``None`` on the diagonal)."""
-    return [[None if i == j else board.los(a, b) for j, b in enumerate(board.rows)] for i, a in enumerate(board.rows)]
+def los_matrix(board: Leaderboard, limit: int | None = None) -> list[list[float | None]]:
+    """``[i][j]``: the LOS of row ``i`` over row ``j`` of ``board`` (``None`` on the diagonal),
+    over its first ``limit`` rows (``None``: all)."""
+    rows = board.rows[:limit]
+    return [[None if i == j else board.los(a, b) for j, b in enumerate(rows)] for i, a in enumerate(rows)]
 
 
 

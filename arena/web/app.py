@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import secrets
+import threading
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -155,6 +156,7 @@ def create_app(db_path: str | Path, play: PlayConfig | None = None, query_second
     app.state.stale_staging = remove_stale_staging(uploads.data_dir) if uploads is not None else []
     app.state.hide_replays = hide_replays
     app.state.export_max_matches = export_max_matches
+    app.state.exporting = threading.Lock()  # one dataset download prepared at a time (.export_routes)
     app.state.play_secret = secrets.token_bytes(32)
     app.state.templates = _templates()
     app.add_middleware(SecurityHeaders)

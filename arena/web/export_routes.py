@@ -8,7 +8,8 @@ and with ``--hide-replays`` only the seats whose bots' words the reader may read
 seats, anyone else nothing.  A download holds at most ``export_max_matches`` played matches
 (``arena serve --export-max-matches``): a larger one is refused with the count and how to
 narrow it (``?since=`` and ``?until=``, dates in UTC), since replaying records costs the
-server CPU.  The file is written to a temporary file first (memory stays flat) and then
+server CPU; for the same reason one download is prepared at a time (the request threads are
+every page's), and another asked meanwhile is a 503 with ``Retry-After``.  The file is written to a temporary file first (memory stays flat) and then
 streamed from disk, and removed once sent.
 """
 
@@ -17,9 +18,11 @@ from __future__ import annotations
 import datetime
 import os
 import tempfile
+import threading
 from pathlib import Path
 
 from starlette.background import BackgroundTask
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import FileResponse, Response
 from starlette.routing import Route
@@ -38,6 +41,8 @@ EXPORT_MAX_MATCHES = 200
 """Default cap on the played matches of one download (a Gin Rummy match is ~80 rows, and
 replaying 200 records takes a few seconds of one core)."""
 MEDIA_TYPES = {"jsonl": "application/x-ndjson", "parquet": "application/vnd.apache.parquet"}
+RETRY_SECONDS = 10
+"""What a download asked while another is prepared is told to wait (``Retry-After``)."""
 
 
 def _moment(request: Request, name: str) -> float | None:
@@ -63,9 +68,14 @@ def _download(request: Request, where: MatchFilter, fmt: str, filename: str) -> 
     cap: int = request.app.state.export_max_matches
     user = request_user(request)
     hidden: bool = request.app.state.hide_replays
+    exporting: threading.Lock = request.app.state.exporting
     fd, name = tempfile.mkstemp(prefix="arena-export-", suffix=f".{fmt}")
     os.close(fd)
     target = Path(name)
+    if not exporting.acquire(blocking=False):
+        target.unlink()
+        raise HTTPException(503, f"another download is being prepared: try again in {RETRY_SECONDS} seconds",
+                            headers={"Retry-After": str(RETRY_SECONDS)})
     try:
         with store.connect() as db:
             count = _count(db, where, cap)  # under the request's time limit
@@ -85,6 +95,8 @@ def _download(request: Request, where: MatchFilter, fmt: str, filename: str) -> 
     except BaseException:
         target.unlink(missing_ok=True)
         raise
+    finally:
+        exporting.release()
     return FileResponse(target, media_type=MEDIA_TYPES[fmt], filename=filename,
                         background=BackgroundTask(target.unlink, missing_ok=True))
 

@@ -104,3 +104,19 @@ def test_bad_input_is_refused_clearly_and_nothing_is_left_behind(tmp_path: Path,
     result = runner.invoke(main, ["export", "--db", str(db_path), "--out", str(tmp_path / "late.jsonl"),
                                   "--since", "2999-01-01"])
     assert result.exit_code == 0 and "wrote 0 decisions of 0 matches" in result.output
+
+
+def test_an_export_never_replaces_the_league_it_reads(tmp_path: Path, recorded_matches: Any) -> None:
+    """``--out`` naming the database (or its WAL journal) would rename the dataset over the
+    league: refused before anything is written, and the league reads as before."""
+    db_path = tmp_path / "league.db"
+    _league(db_path, recorded_matches, "gin_rummy", 2, [8])
+    before = db_path.read_bytes()
+    runner = CliRunner()
+    for out in (db_path, tmp_path / "." / "league.db", tmp_path / "league.db-wal"):
+        result = runner.invoke(main, ["export", "--db", str(db_path), "--out", str(out), "--format", "jsonl"])
+        assert result.exit_code != 0 and "the database" in result.output and "Traceback" not in result.output, \
+            result.output
+    assert db_path.read_bytes() == before
+    with Database(db_path, readonly=True) as db:
+        assert db.count_matches(status="done") == 1

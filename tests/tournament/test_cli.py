@@ -260,6 +260,22 @@ class TestNothingWrittenOnBadInput:
         assert result.exit_code == 0 and f"ok, arena database schema {SCHEMA_VERSION}" in result.output
         assert invoke("db", "backup", "--db", str(played), "--to", str(played)).exit_code == 2
 
+    def test_no_output_replaces_the_database_or_its_journal(self, tmp_path):
+        """``show --out`` and ``db backup --to`` naming the league's file or its WAL journal
+        would write over the league: refused, and the league is left as it was."""
+        from .helpers import record, tournament_db
+
+        db = tmp_path / "league.db"
+        league, _, _ = tournament_db(db, 2, [(0, 1)])
+        league.store_result(1, record(1, [0, 1]))
+        league.close()
+        before = db.read_bytes()
+        for args in (("show", "1", "--out"), ("db", "backup", "--to")):
+            for out in (db, tmp_path / "league.db-wal"):
+                result = invoke(*args, str(out), "--db", str(db))
+                assert result.exit_code == 2 and "is the database" in result.output, (args, result.output)
+        assert db.read_bytes() == before and invoke("db", "check", "--db", str(db)).exit_code == 0
+
 
 class TestTypedOutput:
     """Issue 15: JSON typed with snake_case keys, CSV one value per cell, Markdown aligned."""

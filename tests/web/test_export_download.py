@@ -95,3 +95,25 @@ def test_a_public_server_gives_settled_matches_only_and_refuses_past_its_cap(
         assert status == 200 and rows_of(body) == []  # a span of no matches is under the cap
         status, _, body = Client(server).request("GET", GAME + "?since=yesterday")
         assert status == 400 and "since must be a date" in body
+
+
+def test_one_download_is_prepared_at_a_time(league) -> None:  # noqa: F811
+    """Each download replays its records on the server's CPU (seconds for a few hundred matches),
+    in the request threads every page shares: a visitor starting dozens at once took them all.
+    While one is prepared (its lock held here, as a download under way holds it), another is
+    told to come back (503 with Retry-After), not queued; then it is served."""
+    from starlette.testclient import TestClient
+
+    from arena.web.app import create_app
+
+    with TestClient(create_app(league[0])) as client:
+        lock = client.app.state.exporting
+        with lock:
+            response = client.get(GAME)
+            assert response.status_code == 503 and response.headers["retry-after"] == "10"
+            assert "another download is being prepared" in response.text
+            assert client.get("/games/yahtzee/yahtzee").status_code == 200  # every other page as before
+        response = client.get(GAME)
+        assert response.status_code == 200 and rows_of(response.text)
+        assert lock.acquire(blocking=False), "the lock is released once the file is written"
+        lock.release()
