@@ -840,7 +840,8 @@ class Database:
 
     def delete_tournament(self, tid: int) -> int:
         """Delete a tournament, its entrants and its matches with their seats, rating history and
-        luck reports, in one transaction; returns how many matches went.  Ratings must be recomputed after."""
+        luck reports (a ladder: its entrants' states and its status too), in one transaction;
+        returns how many matches went.  Ratings must be recomputed after."""
         tournament = self.tournament(tid)
         with self.transaction():
             ids = "SELECT id FROM matches WHERE tournament_id = ?"
@@ -851,6 +852,8 @@ class Database:
             self.conn.execute("DELETE FROM tournament_bots WHERE tournament_id = ?", (tid,))
             self.conn.execute("DELETE FROM tournament_stats WHERE tournament_id = ?", (tid,))
             self.conn.execute("DELETE FROM tournament_bot_stats WHERE tournament_id = ?", (tid,))
+            self.conn.execute("DELETE FROM ladder_entrants WHERE tournament_id = ?", (tid,))
+            self.conn.execute("DELETE FROM ladder_status WHERE tournament_id = ?", (tid,))
             self.conn.execute("DELETE FROM tournaments WHERE id = ?", (tid,))
             league_stats.rebuild(self.conn, tournament.game, tournament.variant)
         return int(deleted)

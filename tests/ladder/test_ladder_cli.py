@@ -120,6 +120,29 @@ def test_a_ladder_is_not_run_as_a_tournament(tmp_path: Path) -> None:
     assert result.exit_code == 1 and "is a ladder; run it with `arena ladder run`" in result.output
 
 
+def test_a_stopped_ladder_is_deleted_whole_and_can_start_again(tmp_path: Path) -> None:
+    """Its entrants and status go with its matches (they refer to it); the config then opens it anew."""
+    from arena.league.storage import ScheduledMatch
+
+    db, tid = _ladder_db(tmp_path)
+    t = db.tournament(tid)
+    ant, bee = (e.bot_id for e in ladder_store.entrants(db, tid))
+    ids = ladder_store.append_matches(db, t, [ScheduledMatch((ant, bee), 7, 0, 0, 0)])
+    db.store_result(ids[0], record(ids[0], [0, 1]))
+    ladder_store.write_status(db, tid, pid=None, started_at=None, in_flight=0, per_minute=0.0, note="stopped")
+    db.close()
+    path = str(tmp_path / "ladder.db")
+    result = cli("tournament", "delete", str(tid), "--yes", "--db", path)
+    assert result.exit_code == 0, result.output
+    assert "deleted with its 1 match(es)" in result.output
+    with Database(path) as after:
+        for table in ("ladder_entrants", "ladder_status", "matches", "tournaments"):
+            assert after.conn.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0] == 0, table
+        config = load_config(tmp_path / "ladder.toml")
+        again, created = open_ladder(after, config.ladders[0], config)
+        assert created and len(ladder_store.entrants(after, again.id)) == 2
+
+
 def test_a_renamed_game_under_an_existing_name_is_refused(tmp_path: Path) -> None:
     db, _ = _ladder_db(tmp_path)
     other = write_config(tmp_path, []).read_text().replace('game = "yahtzee"', 'game = "gin_rummy"')
