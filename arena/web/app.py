@@ -51,8 +51,14 @@ SECURITY_HEADERS = [
 """Defence in depth behind escaping: no inline or foreign scripts run even if text slipped through."""
 
 
+PRIVATE = (b"cache-control", b"private")
+"""Every response is for its reader alone: with accounts and ``--hide-replays`` a page depends
+on who asks, so no shared cache (a proxy put in front) may keep one reader's page for another."""
+
+
 class SecurityHeaders:
-    """Adds :data:`SECURITY_HEADERS` to every response."""
+    """Adds :data:`SECURITY_HEADERS` to every response, and :data:`PRIVATE` to those that set
+    no caching of their own."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -64,7 +70,10 @@ class SecurityHeaders:
 
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
-                message["headers"] = list(message.get("headers", [])) + SECURITY_HEADERS
+                headers = list(message.get("headers", [])) + SECURITY_HEADERS
+                if not any(name.lower() == PRIVATE[0] for name, _ in headers):
+                    headers.append(PRIVATE)
+                message["headers"] = headers
             await send(message)
 
         await self.app(scope, receive, send_with_headers)

@@ -126,6 +126,8 @@ def test_security_headers(client):
     headers = client.get("/").headers
     assert "script-src 'self'" in headers["content-security-policy"]
     assert headers["x-content-type-options"] == "nosniff"
+    for url in ("/", "/api/games/yahtzee/yahtzee/ratings", "/matches", "/no-such-page"):
+        assert client.get(url).headers["cache-control"] == "private", url  # no shared cache keeps a reader's page
 
 
 def test_api_escapes_nothing_and_pages_escape_everything(client):
