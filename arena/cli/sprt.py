@@ -137,7 +137,8 @@ def sprt(game_name: str, variant: str | None, settings: tuple[str, ...], bots: t
 
     def on_pair(pair: PairResult) -> None:
         points = f"{pair.points:g}" if pair.points is not None else "not counted (" + "; ".join(pair.errors) + ")"
-        faults = f" · {pair.faults} fault{'' if pair.faults == 1 else 's'}" if pair.faults else ""
+        faults = (f" · {pair.faults} fault{'' if pair.faults == 1 else 's'} ({', '.join(pair.fault_notes)})"
+                  if pair.faults else "")
         line = f"pair {pair.index + 1} (seed {pair.seed}): NEW {points}{faults} · {_describe(test)}"
         if pair.adjusted is not None:
             line += f" · adjusted margin {pair.adjusted:+.2f} (raw {pair.raw:+.2f})"

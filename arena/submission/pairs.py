@@ -24,8 +24,9 @@ exactly "1 if NEW ranks above OLD in the match, 1/2 if they tie", summed over th
 The logistic test refuses replays (:meth:`PairLayout.check`): its hypotheses are the logistic
 Elo of NEW's head-to-head score against OLD; a replay's points compare NEW's rank with OLD's
 in the same seat against other players, a quantity on another scale with no Elo of NEW
-against OLD.  The normalised test needs only a pair score of mean 0 when the versions are
-equally strong, which a replay's margin is (same deal, same seat, same OLD opponents).
+against OLD.  The normalised test needs only a pair score of mean 0 when NEW plays as OLD
+does, which a replay's margin is: its two matches are then the same deal played by the same
+bots, alike in distribution.
 """
 
 from __future__ import annotations
@@ -147,6 +148,8 @@ class PairResult:
     """NEW's mean luck-adjusted result minus OLD's, when the test uses luck (else ``None``)."""
     raw: float | None = None
     """The same with the plain results."""
+    fault_notes: tuple[str, ...] = ()
+    """Each of them in a few words: ``"match 1 seat 0 (NEW) timeout"``."""
 
 
 def adjusted_score(layout: PairLayout, played: Sequence[Any], estimator: str) -> tuple[float, float]:
@@ -212,8 +215,9 @@ def play_pairs(test: PairTest, layout: PairLayout, make_job: Callable[[int, Pair
         while test.verdict is None and 2 * counted in results and 2 * counted + 1 in results:
             played = (results.pop(2 * counted), results.pop(2 * counted + 1))
             errors = tuple(f"match {m}: {r.error}" for m, r in enumerate(played) if r.error or r.record is None)
-            faults = sum(len(r.record.faults) for r in played if r.record is not None)
             seating = layout.at(counted)
+            notes = tuple(f"match {m} seat {f.seat} ({seating.seats(m, 'NEW', 'OLD')[f.seat]}) {f.kind.value}"
+                          for m, r in enumerate(played) if r.record is not None for f in r.record.faults)
             points = None if errors else seating.points([r.record.ranking for r in played])
             adjusted = raw = None
             if points is not None and test.needs_luck:
@@ -225,7 +229,7 @@ def play_pairs(test: PairTest, layout: PairLayout, make_job: Callable[[int, Pair
                     points, errors = None, (f"luck analysis: {error}",)
             if points is not None:
                 test.record(points, adjusted, raw)
-            on_pair(PairResult(counted, seeds.pop(counted), points, errors, faults, adjusted, raw))
+            on_pair(PairResult(counted, seeds.pop(counted), points, errors, len(notes), adjusted, raw, notes))
             counted += 1
             failed_in_a_row = failed_in_a_row + 1 if errors else 0
             if failed_in_a_row >= FAILED_IN_A_ROW:
