@@ -55,7 +55,7 @@ def _describe(test: PairTest) -> str:
 
 
 @click.command("sprt", cls=_SprtCommand)
-@click.option("--game", "game_name", required=True, help="Game name (see `arena games`; not yoninkan).")
+@click.option("--game", "game_name", required=True, help="Game name (see `arena games`).")
 @click.option("--variant", default=None, help="Variant (default: the game's first).")
 @click.option("--setting", "settings", multiple=True, metavar="NAME=VALUE", help="A game setting; repeatable.")
 @click.option("--bot", "bots", multiple=True, required=True, metavar="MANIFEST|ADDRESS",
@@ -94,7 +94,7 @@ def sprt(game_name: str, variant: str | None, settings: tuple[str, ...], bots: t
     from arena.runs.loop import counting_signals
     from arena.runs.preflight import preflight
     from arena.submission.normalized_sprt import new_test
-    from arena.submission.pairs import PairingError, PairResult, pair_layout, play_pairs
+    from arena.submission.pairs import PairingError, PairLayout, PairResult, pair_layout, play_pairs
     from referee.bots import BotSpecError, resolve_bot
     from referee.games import game_class
     from referee.games.base import SettingsError
@@ -105,6 +105,7 @@ def sprt(game_name: str, variant: str | None, settings: tuple[str, ...], bots: t
             raise SprtError(f"give --bot twice, the new version then the previous one (got {len(bots)})")
         layout = pair_layout(game_name)
         test = new_test(game_name, test_name, elo0=elo0, elo1=elo1, alpha=alpha, beta=beta)
+        layout.check(test)
         specs = [resolve_bot(text) for text in bots]
         tc = make_time_control(move_timeout, time_bank, max_faults, startup_timeout)
         config = MatchConfig(game=game_name, variant=variant, settings=parse_settings(settings), seed=seed,
@@ -127,8 +128,8 @@ def sprt(game_name: str, variant: str | None, settings: tuple[str, ...], bots: t
                f"H0 {unit} {elo0:+g}, H1 {unit} {elo1:+g}, alpha {alpha:g}, beta {beta:g}, at most {max_pairs} pairs")
     click.echo(f"test: {test.describe()}")
 
-    def make_job(match_id: int, match: int, deal: int) -> MatchJob:
-        seats = layout.seats(match, new, old)
+    def make_job(match_id: int, seating: PairLayout, match: int, deal: int) -> MatchJob:
+        seats = seating.seats(match, new, old)
         return MatchJob(match_id, MatchConfig(game=game_name, variant=variant, settings=config.settings, seed=deal,
                                               match_id=str(match_id), time_control=tc, sandbox=sandbox), seats)
 
@@ -136,7 +137,8 @@ def sprt(game_name: str, variant: str | None, settings: tuple[str, ...], bots: t
 
     def on_pair(pair: PairResult) -> None:
         points = f"{pair.points:g}" if pair.points is not None else "not counted (" + "; ".join(pair.errors) + ")"
-        faults = f" · {pair.faults} fault{'' if pair.faults == 1 else 's'}" if pair.faults else ""
+        faults = (f" · {pair.faults} fault{'' if pair.faults == 1 else 's'} ({', '.join(pair.fault_notes)})"
+                  if pair.faults else "")
         line = f"pair {pair.index + 1} (seed {pair.seed}): NEW {points}{faults} · {_describe(test)}"
         if pair.adjusted is not None:
             line += f" · adjusted margin {pair.adjusted:+.2f} (raw {pair.raw:+.2f})"

@@ -114,16 +114,6 @@ def pentanomial_llr(counts: Sequence[float], elo0: float, elo1: float) -> float:
     return pairs * (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * variance)
 
 
-def match_points(ranking: Sequence[int], new_seats: Sequence[int]) -> float:
-    """NEW's points in one match: 1 if its best rank beats OLD's, 1/2 if equal, else 0.
-
-    ``ranking`` is by seat (0 = first, ties share a rank); every seat not NEW's is OLD's.
-    """
-    new = min(ranking[seat] for seat in new_seats)
-    old = min(rank for seat, rank in enumerate(ranking) if seat not in new_seats)
-    return 1.0 if new < old else 0.5 if new == old else 0.0
-
-
 class PairCounts:
     """What both tests share: the parameters' checks, the pentanomial counts of NEW's plain
     points (shown by both, and the logistic test's data), Wald's bounds, the verdict and the

@@ -16,7 +16,7 @@ from arena.executors import MatchJob
 from arena.executors.local import LocalExecutor
 from arena.league.storage import Database
 from arena.runs.tournament import TournamentError, spec_from_row
-from arena.submission.pairs import PairingError, PairResult, pair_layout, play_pairs, run_pair_seed
+from arena.submission.pairs import PairingError, PairLayout, PairResult, pair_layout, play_pairs, run_pair_seed
 from arena.submission.normalized_sprt import load_test
 from arena.submission.sprt_runs import BATCH, Run, end_run, store_batch
 from referee.match import MatchConfig, TimeControl
@@ -58,6 +58,7 @@ def play_batch(db: Database, run: Run, *, pairs: int = BATCH, workers: int = 1) 
     lower, upper = test.bounds
     try:
         layout = pair_layout(config["game"])
+        layout.check(test)
         new, old = (spec_from_row(db.bot(bot_id)) for bot_id in (run.new_bot_id, run.old_bot_id))
         sandbox = SandboxConfig.from_dict(config["sandbox"]).resolved()
     except (PairingError, TournamentError, SandboxError) as error:
@@ -66,10 +67,10 @@ def play_batch(db: Database, run: Run, *, pairs: int = BATCH, workers: int = 1) 
                             str(error))
     tc = TimeControl(**config["time_control"])
 
-    def make_job(match_id: int, match: int, deal: int) -> MatchJob:
+    def make_job(match_id: int, seating: PairLayout, match: int, deal: int) -> MatchJob:
         return MatchJob(match_id, MatchConfig(game=config["game"], variant=config["variant"],
                                               settings=config["settings"], seed=deal, match_id=str(match_id),
-                                              time_control=tc, sandbox=sandbox), layout.seats(match, new, old))
+                                              time_control=tc, sandbox=sandbox), seating.seats(match, new, old))
 
     played = [run.next_pair]
     batch: list[PairResult] = []

@@ -7,9 +7,9 @@ since or not), a run is stored: NEW is the new version, OLD that one, on the lad
 variant, settings, time control and sandbox as they were at that moment (the run's
 ``config``).  The worker stores it (:func:`plan_run`, :func:`store_run`) in the transaction
 that makes the submission ``active``, so a worker stopped at any moment leaves a version
-either not yet active (taken up again when a worker starts) or active with its run.  A game
-two bots cannot play head to head (Yoninkan) is stored at once as ``refused``, with the
-reason.
+either not yet active (taken up again when a worker starts) or active with its run.  A run
+that cannot be tested on duplicate pairs (the logistic test on Yoninkan, whose pairs are
+replays; settings the game refuses) is stored at once as ``refused``, with the reason.
 
 **Playing.**  The worker plays a run in batches (:mod:`arena.submission.sprt_play`); each
 batch's new state, the next pair's index and one point of the LLR history are committed by
@@ -113,7 +113,8 @@ def plan_run(db: Database, submission_id: int, ladder: TournamentRow,
     """The run of ``submission_id`` (entering ``ladder``) against the author's previous
     version there, as :func:`store_run` stores it; ``None`` if it has none.  Only reads, so
     that the worker can store the run in the same transaction as the version's activation.
-    A game that cannot be tested on duplicate pairs gives a run ``refused`` with the reason."""
+    A run that cannot be tested on duplicate pairs (:meth:`~arena.submission.pairs.PairLayout.check`,
+    settings the game refuses) is planned ``refused`` with the reason."""
     from arena.submission.pairs import PairingError, pair_layout  # the referee's engines: when a run opens
     from referee.games import game_class
     from referee.games.base import SettingsError
@@ -130,15 +131,16 @@ def plan_run(db: Database, submission_id: int, ladder: TournamentRow,
     config = {"ladder": ladder.name, "ladder_id": ladder.id, "game": ladder.game, "variant": ladder.variant,
               "settings": ladder.settings, "time_control": ladder.time_control,
               "sandbox": ladder.options.get("sandbox", {}), "keep_alive": bool(ladder.options.get("keep_alive"))}
-    verdict, reason = None, ""
+    verdict, reason, test = None, "", settings.test(ladder.game)
     try:
         layout = pair_layout(ladder.game)
+        layout.check(test)
         game_class(ladder.game)(variant=ladder.variant, num_players=layout.num_players, settings=ladder.settings)
     except (PairingError, SettingsError, ValueError) as error:
         verdict, reason = "refused", str(error)
     now = time.time()
     return (submission_id, old_submission, new_bot, old_bot, json.dumps(config, sort_keys=True),
-            json.dumps(settings.test(ladder.game).to_json()), settings.max_pairs, verdict, reason, now, now,
+            json.dumps(test.to_json()), settings.max_pairs, verdict, reason, now, now,
             now if verdict else None)
 
 

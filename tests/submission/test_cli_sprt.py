@@ -81,7 +81,8 @@ def test_ctrl_c_stops_undecided() -> None:
 
 
 @pytest.mark.parametrize(("args", "text"), [
-    (["--game", "yoninkan", "--bot", RANDOM_BOT, "--bot", RANDOM_BOT], "yoninkan cannot be tested on duplicate pairs"),
+    (["--game", "yoninkan", "--bot", RANDOM_BOT, "--bot", RANDOM_BOT, "--test", "logistic"],
+     "the logistic test needs NEW and OLD head to head"),
     (["--game", "gin_rummy", "--bot", RANDOM_BOT], "give --bot twice"),
     (["--game", "chess", "--bot", RANDOM_BOT, "--bot", RANDOM_BOT], "unknown game 'chess'"),
     (["--game", "gin_rummy", "--bot", RANDOM_BOT, "--bot", RANDOM_BOT, "--elo0", "5", "--elo1", "5"],
@@ -118,3 +119,14 @@ def test_a_bot_name_with_control_characters_is_shown_cleaned(tmp_path: Path) -> 
     result = invoke("--game", "gin_rummy", "--bot", str(folder), "--bot", RANDOM_BOT)
     assert result.exit_code == 3, result.output
     assert "\x1b" not in result.output and "does not play gin_rummy" in result.output
+
+
+def test_yoninkan_plays_each_deal_then_replays_it_with_old_alone() -> None:
+    result = invoke("--game", "yoninkan", "--bot", str(SAMPLES / "yoninkan_heuristic"), "--bot", RANDOM_BOT,
+                    "--workers", "2", "--keep-alive", "--max-pairs", "2", "--seed", "4")
+    assert result.exit_code == 2, result.output
+    assert "\ntest: normalized GSPRT on luck-adjusted pair results (estimator yoninkan/1)\n" in result.output
+    pairs = PAIR_LINE.findall(result.output)
+    assert len(pairs) == 2 and "fault" not in result.output
+    assert result.output.count("· adjusted margin ") == 2
+

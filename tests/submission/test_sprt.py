@@ -9,7 +9,7 @@ import statistics
 import pytest
 
 from arena.submission.sprt import (MIN_PAIRS, PAIR_SCORES, SPRT, Verdict, elo_from_score, logistic_score,
-                                   match_points, pentanomial_llr, score_stats, wald_bounds)
+                                   pentanomial_llr, score_stats, wald_bounds)
 
 
 def test_logistic_score_and_its_inverse() -> None:
@@ -85,14 +85,6 @@ def test_approximation_is_close_to_the_exact_generalised_llr(counts: list[int], 
     # where the variance is small (the last, nearly all equal pairs: sigma 0.115, 6 %).
     s0, s1 = logistic_score(0), logistic_score(10)
     assert pentanomial_llr(counts, 0, 10) == pytest.approx(_exact_llr(counts, s0, s1), rel=within)
-
-
-def test_match_points_compare_best_ranks() -> None:
-    assert match_points([0, 1], [0]) == 1.0
-    assert match_points([0, 1], [1]) == 0.0
-    assert match_points([0, 0], [1]) == 0.5
-    assert match_points([1, 0, 1, 0], [0, 2]) == 0.0  # Jass: NEW's team on seats 0 and 2 came second
-    assert match_points([0, 1, 0, 1], [0, 2]) == 1.0
 
 
 def test_no_verdict_before_min_pairs_even_past_the_bound() -> None:

@@ -251,7 +251,10 @@ def test_a_submission_that_arrives_during_a_run_goes_before_the_runs_next_batch(
     assert second_run[-1].endswith(": undecided (the pair limit (2) was reached)") and lines[-1] == "stopped"
 
 
-def test_a_yoninkan_run_is_stored_refused_with_its_reason(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.fixture()
+def four(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[Database, Path]]:
+    """A Yoninkan ladder "four" (unsandboxed) where ann has submitted two versions of
+    "anns-bot", both random; nothing processed yet."""
     monkeypatch.setenv("ARENA_BUILDS", str(tmp_path / "builds"))
     config_path = tmp_path / "ladder.toml"
     config_path.write_text(f'db = "ladder.db"\n[sandbox]\nmode = "none"\n[[ladder]]\nname = "four"\n'
@@ -261,15 +264,32 @@ def test_a_yoninkan_run_is_stored_refused_with_its_reason(tmp_path: Path, monkey
     with Database(config.db) as db:
         open_ladder(db, config.ladders[0], config)
         ann, _ = accounts.add_user(db, "ann")
-        subs = [receive(db, data_dir, ann, pack(new_version(tmp_path / v, "anns-bot", v)), ladder="four")[0]
-                for v in ("1.0", "2.0")]
-        assert [o.state for o in work_once(db, data_dir, sandbox=NO_SANDBOX)] == ["active", "active"]
-        run = run_of(db, subs[1].id)
-        assert run is not None and run.verdict == "refused" and run.finished_at is not None
-        assert run.reason.startswith("yoninkan cannot be tested on duplicate pairs: it seats exactly 4 players")
-        assert oldest_open(db) is None and history(db, run.id) == []
-        assert f"== SPRT run {run.id} against anns-bot@1.0: refused: yoninkan cannot" in (
-            data_dir / "logs" / f"{subs[1].id}.log").read_text()
+        for version in ("1.0", "2.0"):
+            receive(db, data_dir, ann, pack(new_version(tmp_path / version, "anns-bot", version)), ladder="four")
+        yield db, data_dir
+
+
+def test_a_yoninkan_run_plays_replay_pairs(four: tuple[Database, Path]) -> None:
+    db, data_dir = four
+    assert [o.state for o in work_once(db, data_dir, sandbox=NO_SANDBOX)] == ["active", "active"]
+    run = oldest_open(db)
+    assert run is not None and run.verdict is None and run.test.needs_luck and run.test.estimator == "yoninkan/1"
+    outcome = play_batch(db, run, pairs=2)
+    assert (outcome.pairs, outcome.verdict) == (2, None)
+    stored = run_of(db, run.submission_id)
+    assert stored is not None and stored.next_pair == stored.test.pairs == 2
+
+
+def test_a_logistic_yoninkan_run_is_stored_refused_with_its_reason(four: tuple[Database, Path]) -> None:
+    db, data_dir = four
+    outcomes = work_once(db, data_dir, sandbox=NO_SANDBOX, sprt=SprtSettings(test_name="logistic"))
+    assert [o.state for o in outcomes] == ["active", "active"]
+    run = run_of(db, 2)
+    assert run is not None and run.verdict == "refused" and run.finished_at is not None
+    assert run.reason.startswith("the logistic test needs NEW and OLD head to head, and a Yoninkan pair is a replay")
+    assert oldest_open(db) is None and history(db, run.id) == []
+    assert f"== SPRT run {run.id} against anns-bot@1.0: refused: the logistic test" in (
+        data_dir / "logs" / "2.log").read_text()
 
 
 def test_the_previous_version_is_the_newest_earlier_one_that_became_active(dice: tuple[Database, Path],
