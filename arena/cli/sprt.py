@@ -142,6 +142,8 @@ def sprt(game_name: str, variant: str | None, settings: tuple[str, ...], bots: t
         line = f"pair {pair.index + 1} (seed {pair.seed}): NEW {points}{faults} · {_describe(test)}"
         if pair.adjusted is not None:
             line += f" · adjusted margin {pair.adjusted:+.2f} (raw {pair.raw:+.2f})"
+        elif pair.raw is not None:
+            line += f" · margin {pair.raw:+.2f}"
         if bar is not None:
             bar.note(escape(line))  # the bar's console reads markup; an error text may hold brackets
             bar.advance(pair.points is not None, pair.faults)

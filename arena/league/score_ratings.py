@@ -244,13 +244,15 @@ def fit(acc: Accumulator, *, prior_weight: float = PRIOR_WEIGHT, estimator: str 
 
 
 def current_estimator(game: str) -> str | None:
-    """The ``"game/version"`` of the game's current luck estimator, or ``None`` if it has none."""
+    """The ``"game/version"`` of the estimator whose luck the ratings take out of the game's
+    results (:func:`referee.luck.verdict_estimator`), or ``None``: plain results."""
     from referee import luck
 
     try:
-        return luck.estimator_for(game).name
-    except (luck.LuckError, ImportError):
+        estimator = luck.verdict_estimator(game)
+    except ImportError:
         return None
+    return None if estimator is None else estimator.name
 
 
 def _lower_wins(game: str) -> bool:

@@ -58,7 +58,7 @@ from arena.submission.sprt import NAME as LOGISTIC
 NAME = "normalized"
 """The test's name in every output (the older one is ``"logistic"``)."""
 
-MEASURES = ("adjusted", "points")
+MEASURES = ("adjusted", "margin", "points")
 """What a pair score is: luck-adjusted results, or plain points (see the module docstring)."""
 
 NELO_PER_T = 800.0 / math.log(10.0)
@@ -102,7 +102,8 @@ class NormalizedSPRT(PairCounts):
     alpha: float = 0.05
     beta: float = 0.05
     measure: str = "adjusted"
-    """``"adjusted"`` or ``"points"`` (:data:`MEASURES`)."""
+    """``"adjusted"``, ``"margin"`` (the raw pair score: a game whose estimator is not used for
+    verdicts, :attr:`referee.luck.Estimator.for_verdicts`) or ``"points"`` (:data:`MEASURES`)."""
     estimator: str = ""
     """The luck estimator (``"game/version"``) of an adjusted test; ``""`` for points."""
     note: str = ""
@@ -137,10 +138,17 @@ class NormalizedSPRT(PairCounts):
     def needs_luck(self) -> bool:
         return self.measure == "adjusted"
 
+    @property
+    def needs_margin(self) -> bool:
+        """The test counts each pair's raw margin, without luck (``"margin"``)."""
+        return self.measure == "margin"
+
     def describe(self) -> str:
         """One line for every output: which test, on what."""
         if self.measure == "adjusted":
             return f"normalized GSPRT on luck-adjusted pair results (estimator {self.estimator})"
+        if self.measure == "margin":
+            return "normalized GSPRT on plain pair results" + (f" ({self.note})" if self.note else "")
         return "normalized GSPRT on plain pair points" + (f" ({self.note})" if self.note else "")
 
     @property
@@ -173,17 +181,21 @@ class NormalizedSPRT(PairCounts):
 
     def record(self, points: float, adjusted: float | None = None, raw: float | None = None) -> Verdict | None:
         """Count one pair: NEW's plain points (0 to 2 by halves) and, for an adjusted test, its
-        adjusted and raw pair scores (NEW's mean adjusted, and plain, result minus OLD's).
+        adjusted and raw pair scores (NEW's mean adjusted, and plain, result minus OLD's); for a
+        test on margins, the raw one alone.
 
-        :raises ValueError: on a bad score, a missing adjusted score, or once the test has ended.
+        :raises ValueError: on a bad score, a missing adjusted or raw score, or once the test has ended.
         """
         if self.measure == "adjusted" and not all(x is not None and math.isfinite(x) for x in (adjusted, raw)):
             raise ValueError(f"an adjusted test needs the pair's adjusted and raw scores, not {adjusted!r}, {raw!r}")
+        if self.measure == "margin" and (raw is None or not math.isfinite(raw)):
+            raise ValueError(f"a test on margins needs the pair's raw score, not {raw!r}")
         self._count(points)
         self.n += 1
-        if self.measure == "adjusted":
-            assert adjusted is not None and raw is not None
-            self.mean, self.m2 = _welford(self.n, self.mean, self.m2, adjusted)
+        if self.measure != "points":
+            counted = adjusted if self.measure == "adjusted" else raw
+            assert counted is not None and raw is not None
+            self.mean, self.m2 = _welford(self.n, self.mean, self.m2, counted)
             self.raw_mean, self.raw_m2 = _welford(self.n, self.raw_mean, self.raw_m2, raw)
         return self.verdict
 
@@ -241,8 +253,9 @@ def load_test(data: Mapping[str, Any]) -> PairTest:
 def new_test(game: str, test: str = NAME, *, elo0: float = 0.0, elo1: float = 10.0, alpha: float = 0.05,
              beta: float = 0.05) -> PairTest:
     """A fresh test of ``game``: the logistic one (bounds in logistic Elo), or the normalised one
-    (bounds in normalised Elo) on luck-adjusted scores when the game has a luck estimator, on
-    plain points with a note when it has none.
+    (bounds in normalised Elo) on luck-adjusted scores when the game has a luck estimator used
+    for verdicts, on raw margins with a note when its estimator is not
+    (:attr:`referee.luck.Estimator.for_verdicts`), on plain points with a note when it has none.
 
     :raises ValueError: on an unknown test or bounds the test refuses."""
     from referee.luck import LuckError, estimator_for  # the estimators import the engines: only when a run opens
@@ -252,11 +265,14 @@ def new_test(game: str, test: str = NAME, *, elo0: float = 0.0, elo1: float = 10
     if test != NAME:
         raise ValueError(f"the test is one of {', '.join(TESTS)}, not {test!r}")
     try:
-        estimator = estimator_for(game).name
+        estimator = estimator_for(game)
     except (LuckError, ImportError):
         return NormalizedSPRT(elo0=elo0, elo1=elo1, alpha=alpha, beta=beta, measure="points",
                               note=f"no luck estimator for {game}")
-    return NormalizedSPRT(elo0=elo0, elo1=elo1, alpha=alpha, beta=beta, measure="adjusted", estimator=estimator)
+    if not estimator.for_verdicts:
+        return NormalizedSPRT(elo0=elo0, elo1=elo1, alpha=alpha, beta=beta, measure="margin",
+                              note=f"{estimator.name} not used: it adds variance here, docs/luck.md")
+    return NormalizedSPRT(elo0=elo0, elo1=elo1, alpha=alpha, beta=beta, measure="adjusted", estimator=estimator.name)
 
 
 __all__ = ["MEASURES", "NAME", "NELO_PER_T", "TESTS", "VARIANCE_FLOOR", "NormalizedSPRT", "PairTest", "brownian_llr",

@@ -40,7 +40,7 @@ from arena.scheduling.round_robin import SEED_LIMIT
 from arena.submission.normalized_sprt import PairTest
 from arena.submission.sprt import NAME as LOGISTIC
 from referee.games import game_class
-from referee.luck import LuckError, LuckReport, analyse
+from referee.luck import LuckError, LuckReport, analyse, results_of
 
 B = TypeVar("B")
 
@@ -169,6 +169,13 @@ def adjusted_score(layout: PairLayout, played: Sequence[Any], estimator: str) ->
     return layout.margin([r.adjusted for r in reports]), layout.margin([r.result for r in reports])
 
 
+def raw_score(layout: PairLayout, played: Sequence[Any]) -> float:
+    """The pair's raw margin from its two matches' job results (their recorded scores, as
+    results relative to the table: :func:`referee.luck.results_of`)."""
+    game = game_class(played[0].record.game)
+    return layout.margin([results_of(game, result.record.scores) for result in played])
+
+
 def play_pairs(test: PairTest, layout: PairLayout, make_job: Callable[[int, PairLayout, int, int], Any], *,
                max_pairs: int,
                executor: Any, on_pair: Callable[[PairResult], None],
@@ -227,6 +234,8 @@ def play_pairs(test: PairTest, layout: PairLayout, make_job: Callable[[int, Pair
                     raise
                 except (LuckError, ValueError) as error:  # a report that does not analyse or read
                     points, errors = None, (f"luck analysis: {error}",)
+            elif points is not None and test.needs_margin:
+                raw = raw_score(seating, played)
             if points is not None:
                 test.record(points, adjusted, raw)
             on_pair(PairResult(counted, seeds.pop(counted), points, errors, len(notes), adjusted, raw, notes))

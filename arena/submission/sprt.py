@@ -210,6 +210,7 @@ class SPRT(PairCounts):
 
     elo_unit = "logistic"
     needs_luck = False
+    needs_margin = False
     """This test counts plain points only."""
     estimator = ""
 

@@ -104,7 +104,7 @@ class LuckReport:
             raise ValueError(f"bad luck report: {error}") from None
 
 
-def results_of(game: Game, scores: Sequence[float]) -> tuple[float, ...]:
+def results_of(game: Game | type[Game], scores: Sequence[float]) -> tuple[float, ...]:
     """Each seat's result from the table's final (or expected) scores: see the module docstring."""
     if len(scores) == 1:
         return (float(scores[0]),)
@@ -122,6 +122,10 @@ class Estimator(ABC):
 
     game: ClassVar[str]
     version: ClassVar[int]
+    for_verdicts: ClassVar[bool] = True
+    """Whether ratings and the SPRT take this estimator's luck out (:func:`verdict_estimator`).
+    ``False`` for a version measured to add variance where verdicts are made: its reports are
+    still measured, stored and shown, and the verdicts read the plain results."""
 
     @property
     def name(self) -> str:
@@ -165,6 +169,16 @@ def estimator_for(game_name: str) -> Estimator:
         raise LuckError(f"no luck estimator for game {game_name!r}")
     module = importlib.import_module(module_name)
     return module.ESTIMATOR  # type: ignore[no-any-return]
+
+
+def verdict_estimator(game_name: str) -> Estimator | None:
+    """The estimator whose luck ratings and the SPRT take out of ``game_name``'s results: its
+    current one, unless that is not :attr:`~Estimator.for_verdicts`; ``None`` when there is none."""
+    try:
+        estimator = estimator_for(game_name)
+    except LuckError:
+        return None
+    return estimator if estimator.for_verdicts else None
 
 
 def analyse(record: MatchRecord, estimator: Estimator | None = None) -> LuckReport:

@@ -131,6 +131,23 @@ def test_a_game_without_an_estimator_falls_back_to_points_with_a_note(monkeypatc
         new_test("jass", "bayes")
 
 
+
+def test_a_game_whose_estimator_is_not_for_verdicts_counts_raw_margins() -> None:
+    """Yoninkan's estimator is measured to add variance on pairs: its runs count the raw margin,
+    say so, and score it like an adjusted test whose luck is zero."""
+    test = new_test("yoninkan")
+    assert isinstance(test, NormalizedSPRT) and test.measure == "margin" and test.needs_margin and not test.needs_luck
+    assert "plain pair results (yoninkan/1 not used" in test.describe()
+    with pytest.raises(ValueError, match="raw score"):
+        test.record(2.0)
+    same = NormalizedSPRT(measure="adjusted", estimator="test/1")
+    for points, raw in ((2.0, 30.0), (1.0, -4.0), (2.0, 12.5), (0.0, -20.0)):
+        test.record(points, None, raw)
+        same.record(points, raw, raw)
+    assert test.llr == same.llr and test.nelo == same.nelo
+    assert load_test(test.to_json()) == test
+    assert new_test("gin_rummy").measure == "adjusted"  # an estimator used for verdicts
+
 ZERO_LUCK = '''
 from referee.luck import Estimator
 

@@ -273,7 +273,7 @@ def test_a_yoninkan_run_plays_replay_pairs(four: tuple[Database, Path]) -> None:
     db, data_dir = four
     assert [o.state for o in work_once(db, data_dir, sandbox=NO_SANDBOX)] == ["active", "active"]
     run = oldest_open(db)
-    assert run is not None and run.verdict is None and run.test.needs_luck and run.test.estimator == "yoninkan/1"
+    assert run is not None and run.verdict is None and run.test.needs_margin and not run.test.needs_luck
     outcome = play_batch(db, run, pairs=2)
     assert (outcome.pairs, outcome.verdict) == (2, None)
     stored = run_of(db, run.submission_id)

@@ -44,7 +44,8 @@ class Recording:
 def test_each_pair_compares_news_seat_with_the_same_seat_of_olds_replay() -> None:
     new, old = resolve_bot(str(SAMPLES / "yoninkan_heuristic")), resolve_bot(str(SAMPLES / "random_bot"))
     layout, test = pair_layout("yoninkan"), new_test("yoninkan")
-    assert test.needs_luck and test.estimator == "yoninkan/1"
+    assert test.needs_margin and not test.needs_luck  # yoninkan/1 is not used for verdicts: raw margins
+    assert test.describe() == "normalized GSPRT on plain pair results (yoninkan/1 not used: it adds variance here, docs/luck.md)"
 
     def make_job(match_id: int, seating: PairLayout, match: int, deal: int) -> Any:
         return MatchJob(match_id, MatchConfig(game="yoninkan", seed=deal, match_id=str(match_id),
@@ -64,8 +65,8 @@ def test_each_pair_compares_news_seat_with_the_same_seat_of_olds_replay() -> Non
         assert first.bots == tuple(new if s == seat else old for s in range(4)) and replay.bots == (old,) * 4
         assert pair.errors == () and pair.faults == 0
         reports = [LuckReport.from_json(executor.results[2 * pair.index + m].luck) for m in (0, 1)]
-        assert pair.raw == reports[0].result[seat] - reports[1].result[seat]
-        assert pair.adjusted == reports[0].adjusted[seat] - reports[1].adjusted[seat]
+        assert pair.raw == reports[0].result[seat] - reports[1].result[seat]  # the worker still measures luck
+        assert pair.adjusted is None
         ranks = [executor.results[2 * pair.index + m].record.ranking[seat] for m in (0, 1)]
         assert pair.points == (2.0 if ranks[0] < ranks[1] else 1.0 if ranks[0] == ranks[1] else 0.0)
     assert test.pairs == 4 and test.verdict is None  # no verdict before MIN_PAIRS

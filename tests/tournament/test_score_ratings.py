@@ -179,3 +179,14 @@ def test_a_forfeiting_seat_scores_the_tables_worst(tmp_path: Path) -> None:
     assert math.isfinite(fitted.noise)
     assert INTERVAL_Z == pytest.approx(1.96, abs=1e-3)
     db.close()
+
+
+def test_ratings_take_out_the_luck_of_estimators_used_for_verdicts_only() -> None:
+    """Every game's current estimator is used, except one measured to add variance (Yoninkan's):
+    its ratings read the plain results, and a refit says so."""
+    from arena.league.score_ratings import current_estimator
+    from referee.luck import estimator_for
+
+    for game in ("yahtzee", "gin_rummy", "jass", "yaniv"):
+        assert current_estimator(game) == estimator_for(game).name
+    assert not estimator_for("yoninkan").for_verdicts and current_estimator("yoninkan") is None
