@@ -17,6 +17,12 @@ _EARLY_THREADS = 8
 MAX_ALIVE = 16
 """Bots one worker keeps alive at most; beyond it the least recently used is stopped (a ladder
 of many entrants must not leave a process of each in every worker)."""
+RECYCLE_SHARE = 0.5
+"""A kept bot is stopped after a match (and started afresh for its next one) once its decisions
+have taken this share of its process's CPU limit (``Limits.cpu_seconds``, over the process's
+whole life): a bot that thinks hard, a search bot say, would otherwise reach the limit and be
+killed in the middle of a match.  Decision time is wall-clock time, at least the CPU time of a
+single-threaded bot; the other half leaves room for a second thread and the bot's own work."""
 
 
 class BotKeeper:
@@ -46,6 +52,8 @@ class BotKeeper:
         self._launches: dict[Future[BotConnection], list[BotProcess]] = {}
         """Each early start's process, once launched (a one-item list), until a match takes it."""
         self._closed = False
+        self._thought: dict[BotConnection, float] = {}
+        """Seconds of decisions of each kept process so far (:data:`RECYCLE_SHARE`)."""
 
     # --- early start: the next match's bots while this one plays --------------------------------
     def prestart(self, bots: Sequence[BotSpec], startup_timeout: float, sandbox: SandboxConfig,
@@ -188,17 +196,28 @@ class BotKeeper:
             self.open.remove(connection)
         if self.alive.get(connection.spec) is connection:
             del self.alive[connection.spec]
+        self._thought.pop(connection, None)
         connection.close()
 
     def release(self, used: Sequence[BotSpec | BotConnection | BotUnavailable], record: MatchRecord | None) -> None:
-        """Stop the bots of a finished match, except healthy ones kept alive."""
+        """Stop the bots of a finished match, except healthy ones kept alive that still have
+        CPU time to spare (:data:`RECYCLE_SHARE`)."""
         for seat, item in enumerate(used):
             if not isinstance(item, BotConnection):
                 continue
             healthy = record is not None and seat not in record.forfeited and item.alive()
             kept = self.alive.get(item.spec) is item  # one process per bot is kept, even if it sat twice
-            if not (self.keep_alive and healthy and kept):
+            if not (self.keep_alive and healthy and kept) or self._spent(item, seat, record):
                 self._close(item)
+
+    def _spent(self, connection: BotConnection, seat: int, record: MatchRecord | None) -> bool:
+        """Add the seat's decision time in ``record`` to the process's; whether it has used
+        :data:`RECYCLE_SHARE` of its CPU limit (a bot the referee did not start has none)."""
+        if connection.process is None or record is None:
+            return False
+        thought = self._thought.get(connection, 0.0) + sum(m.elapsed_ms for m in record.moves if m.seat == seat) / 1000
+        self._thought[connection] = thought
+        return thought >= RECYCLE_SHARE * connection.process.sandbox.limits.cpu_seconds
 
     def close(self) -> None:
         """Stop every bot still running, and every early start as soon as it is up."""

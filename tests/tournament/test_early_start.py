@@ -236,3 +236,33 @@ def test_a_bot_that_does_not_start_is_started_once_per_match_and_forfeits_with_t
         assert result.error is None and result.record.forfeited == [0]
         assert [(fault.seat, fault.kind) for fault in result.record.faults] == [(0, FaultKind.STARTUP)]
         assert "exited with status 4" in result.record.faults[0].detail
+
+
+def test_a_kept_bot_is_started_afresh_once_its_decisions_took_half_its_cpu_limit(specs):
+    """A bot that thinks hard is not left to reach its CPU limit (and be killed mid-match):
+    after the match in which its decisions pass half the limit, its next match gets a new process."""
+    import dataclasses
+
+    from referee.result import Move, MoveStatus
+    from referee.sandbox import Limits
+
+    def played(thinking_ms: list[float]):
+        done = record(1, [0, 1])
+        return dataclasses.replace(done, moves=[Move(0, 0, "x", MoveStatus.OK, ms) for ms in thinking_ms]
+                                   + [Move(1, 0, "x", MoveStatus.OK, 60_000.0)])  # seat 1: no process of ours
+
+    sandbox = SandboxConfig(limits=Limits(cpu_seconds=4))  # recycled at 2 s of decisions
+    keeper = BotKeeper(keep_alive=True)
+    try:
+        first = keeper.acquire(specs[:1], TIMEOUT, sandbox)
+        keeper.release(first, played([700.0, 800.0]))  # 1.5 s: kept
+        second = keeper.acquire(specs[:1], TIMEOUT, sandbox)
+        assert second[0] is first[0] and first[0].alive()
+        keeper.release(second, played([600.0]))  # 2.1 s: stopped after this match
+        assert not first[0].alive()
+        third = keeper.acquire(specs[:1], TIMEOUT, sandbox)
+        assert third[0] is not first[0] and third[0].alive()
+        keeper.release(third, played([100.0]))  # the new process counts from zero
+        assert third[0].alive()
+    finally:
+        keeper.close()
