@@ -4,12 +4,12 @@ engine's, and it plays a legal, reproducible match through the real referee."""
 from __future__ import annotations
 
 import random
-import shutil
 import sys
 from pathlib import Path
 
 import pytest
 
+from budgeted_bots import budgeted_copy
 from referee.bots import BotSpec
 from referee.games import gin_rummy_melds as gm
 from referee.match import MatchConfig, TimeControl, run_match
@@ -52,21 +52,10 @@ def test_knock_settlement_agrees_with_the_engine(suits: int) -> None:
     assert suits == 4 or {"knock", "undercut"} <= kinds
 
 
-def budgeted_copy(tmp_path: Path, deals: int, seconds: float) -> Path:
-    """The bot's folder with its budget set in the manifest's command, as an organiser would."""
-    folder = tmp_path / "gin_search"
-    shutil.copytree(BOT, folder, ignore=shutil.ignore_patterns("__pycache__"))
-    manifest = folder / "bot.toml"
-    text = manifest.read_text()
-    assert 'command = ["{python}", "bot.py", "200"]' in text
-    manifest.write_text(text.replace('"bot.py", "200"]', f'"bot.py", "{deals}", "{seconds}"]'))
-    return folder
-
-
 def test_it_plays_a_legal_reproducible_hand_through_the_referee(tmp_path: Path) -> None:
     """One hand against the heuristic, twice with the same seed and budget: no fault, same moves.
     The time guard is set far away, so only the budget of deals bounds the search."""
-    search = BotSpec.from_manifest(budgeted_copy(tmp_path, 4, 30))
+    search = BotSpec.from_manifest(budgeted_copy(BOT, tmp_path, "200", 4, 30))
     heuristic = BotSpec.from_manifest(HEURISTIC)
     config = MatchConfig(game="gin_rummy", variant="oklahoma", seed=3, settings={"max_hands": 1},
                          time_control=TimeControl(move_timeout=30, time_bank=0))

@@ -4,10 +4,10 @@ engine's, and it plays a legal, reproducible round through the real referee."""
 from __future__ import annotations
 
 import random
-import shutil
 import sys
 from pathlib import Path
 
+from budgeted_bots import budgeted_copy
 from referee.bots import BotSpec
 from referee.games import yaniv_groups as yg
 from referee.match import MatchConfig, TimeControl, run_match
@@ -44,21 +44,10 @@ def test_halving_and_elimination() -> None:
     assert sim.after_round(20, 5) == (25, False)
 
 
-def budgeted_copy(tmp_path: Path, deals: int, seconds: float) -> Path:
-    """The bot's folder with its budget set in the manifest's command, as an organiser would."""
-    folder = tmp_path / "yaniv_search"
-    shutil.copytree(BOT, folder, ignore=shutil.ignore_patterns("__pycache__"))
-    manifest = folder / "bot.toml"
-    text = manifest.read_text()
-    assert 'command = ["{python}", "bot.py", "80"]' in text
-    manifest.write_text(text.replace('"bot.py", "80"]', f'"bot.py", "{deals}", "{seconds}"]'))
-    return folder
-
-
 def test_it_plays_a_legal_reproducible_round_through_the_referee(tmp_path: Path) -> None:
     """One round against the heuristic, twice with the same seed and budget:
     no fault, same moves. The time guard is set far away, so only the budget bounds the search."""
-    search = BotSpec.from_manifest(budgeted_copy(tmp_path, 4, 30))
+    search = BotSpec.from_manifest(budgeted_copy(BOT, tmp_path, "80", 4, 30))
     heuristic = BotSpec.from_manifest(HEURISTIC)
     config = MatchConfig(game="yaniv", seed=5, settings={"max_rounds": 1},
                          time_control=TimeControl(move_timeout=30, time_bank=0))
