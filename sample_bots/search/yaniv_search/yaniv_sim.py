@@ -129,6 +129,35 @@ def stock_cost(hand: Sequence[int], draws: list[tuple[int, int]], memo: dict[tup
     return found
 
 
+def ends(group: Sequence[int]) -> list[int]:
+    """The cards of a discarded group the next player may take: its first and last."""
+    first, last = group[0], group[-1]
+    return [first] if first == last or first in JOKERS and last in JOKERS else [first, last]
+
+
+def draw_choice(hand: Sequence[int], takes: Sequence[int], draws: list[tuple[int, int]],
+                memo: dict[tuple[int, ...], float]) -> tuple:
+    """The heuristic's draw for ``hand`` (after its discard): a card of ``takes`` that leaves a
+    lower cost than the stock's average, else the stock."""
+    best: tuple[float, tuple] = (stock_cost(hand, draws, memo), ("stock",))
+    for card in takes:
+        c = float(cost([*hand, card]))
+        if c < best[0]:
+            best = (c, ("take", card))
+    return best[1]
+
+
+def discard_key(hand: Sequence[int], group: Sequence[int], takes: Sequence[int], draws: list[tuple[int, int]],
+                memo: dict[tuple[int, ...], float]) -> tuple[float, int, int]:
+    """How the heuristic ranks discarding ``group`` (lowest first): the cost left after the best
+    draw to follow, then fewer jokers shed, then more points shed."""
+    rest = list(hand)
+    for card in group:
+        rest.remove(card)
+    follow = min([stock_cost(rest, draws, memo)] + [float(cost([*rest, c])) for c in takes])
+    return follow, sum(1 for c in group if c in JOKERS), -points(group)
+
+
 @dataclass
 class Round:
     """One round in play from a seat's sampled view (every hand dealt, the stock in order)."""
@@ -199,34 +228,18 @@ class Round:
         return True
 
     def takes(self) -> list[int]:
-        first, last = self.offered[0], self.offered[-1]
-        return [first] if first == last or first in JOKERS and last in JOKERS else [first, last]
+        return ends(self.offered)
 
     def policy(self) -> tuple:
         """The heuristic's action for the seat to play."""
         seat = self.to_play
         hand = self.hands[seat]
         if self.drawing:
-            best: tuple[float, tuple] = (stock_cost(hand, self.draws, self.memo), ("stock",))
-            for card in self.takes():
-                c = float(cost([*hand, card]))
-                if c < best[0]:
-                    best = (c, ("take", card))
-            return best[1]
+            return draw_choice(hand, self.takes(), self.draws, self.memo)
         if points(hand) <= YANIV_LIMIT and self.safe_to_call(seat):
             return ("yaniv",)
         takes = self.takes()
-        chosen: tuple[float, int, int, tuple[int, ...]] | None = None
-        for group in groups(hand):
-            rest = list(hand)
-            for card in group:
-                rest.remove(card)
-            follow = min([stock_cost(rest, self.draws, self.memo)] + [float(cost([*rest, c])) for c in takes])
-            key = (follow, sum(1 for c in group if c in JOKERS), -points(group), group)
-            if chosen is None or key[:3] < chosen[:3]:
-                chosen = key
-        assert chosen is not None
-        return ("discard", chosen[3])
+        return ("discard", min(groups(hand), key=lambda g: discard_key(hand, g, takes, self.draws, self.memo)))
 
     def rollout(self, rng: random.Random) -> None:
         while not self.over:
