@@ -15,7 +15,6 @@ command-line argument in its bot.toml).
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import statistics
 import sys
 import time
@@ -24,20 +23,9 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from inprocess import SEARCH_SAMPLES, heuristic, play  # noqa: E402
+from inprocess import heuristic, load_strategy, play  # noqa: E402
 
 SEARCH = {"gin_rummy": "gin_search", "yaniv": "yaniv_search"}
-
-
-def load_search(game: str) -> Any:
-    """The search bot's ``strategy`` module (its folder on the path, as in the sandbox)."""
-    folder = SEARCH_SAMPLES / SEARCH[game]
-    sys.path.insert(0, str(folder))
-    spec = importlib.util.spec_from_file_location(f"{SEARCH[game]}_strategy", folder / "strategy.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def timed(decide: Callable[..., int], times: list[float]) -> Callable[..., int]:
@@ -65,7 +53,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=None, help="its time guard per decision")
     parser.add_argument("--progress", action="store_true", help="print the tally after each seed")
     args = parser.parse_args()
-    strategy = load_search(args.game)
+    strategy = load_strategy(SEARCH[args.game])
     budget = {"deals": args.deals or strategy.DEFAULT_DEALS, "seconds": args.seconds or strategy.DEFAULT_SECONDS}
     times: list[float] = []
     search, heur = timed(strategy.make_decide(**budget), times), heuristic(args.game)
