@@ -45,6 +45,9 @@ class MatchJob:
     """The sandbox as the tournament asked for it (``auto`` unresolved), for workers on other
     machines, which resolve it themselves as a local run would; ``config.sandbox`` is it as
     resolved by the tournament process."""
+    measure_luck: bool = True
+    """Measure the played match's luck report on the worker (:attr:`JobResult.luck`); a caller
+    that neither stores nor reads it (an SPRT on raw margins) saves the analysis."""
 
 
 @dataclass(frozen=True)
@@ -118,7 +121,7 @@ def play_job(job: MatchJob, keeper: BotKeeper, on_ready: Callable[[], None] | No
             error = f"match not finished: {record.reason or record.termination}"
         else:
             stored = encode_record(record, result_in_row=True)
-            luck = report_json(record)
+            luck = report_json(record) if job.measure_luck else None
     except Exception as exc:  # noqa: BLE001 - a referee or engine bug must not stop the tournament
         error = f"{type(exc).__name__}: {exc}"
     finally:  # also on SystemExit (SIGTERM): never leave bot processes behind

@@ -1,7 +1,7 @@
 """Yoninkan's duplicate pairs played for real: each deal played with NEW in one seat among
 OLDs, then replayed by OLD alone, NEW's seat turning with the pair, and the pair's margin
-taken from that seat of the two matches' luck reports (real referee, real bots, the local
-executor's worker processes)."""
+taken from that seat of the two matches' results (real referee, real bots, the local
+executor's worker processes); the test reads no luck, so the workers measure none."""
 
 from __future__ import annotations
 
@@ -13,7 +13,8 @@ from arena.executors.local import LocalExecutor
 from arena.submission.normalized_sprt import new_test
 from arena.submission.pairs import PairLayout, PairResult, pair_layout, play_pairs
 from referee.bots import resolve_bot
-from referee.luck import LuckReport
+from referee.games import game_class
+from referee.luck import results_of
 from referee.match import MatchConfig
 from referee.sandbox import SandboxConfig, SandboxMode
 
@@ -64,8 +65,10 @@ def test_each_pair_compares_news_seat_with_the_same_seat_of_olds_replay() -> Non
         assert first.config.seed == replay.config.seed == pair.seed
         assert first.bots == tuple(new if s == seat else old for s in range(4)) and replay.bots == (old,) * 4
         assert pair.errors == () and pair.faults == 0
-        reports = [LuckReport.from_json(executor.results[2 * pair.index + m].luck) for m in (0, 1)]
-        assert pair.raw == reports[0].result[seat] - reports[1].result[seat]  # the worker still measures luck
+        assert not first.measure_luck and not replay.measure_luck  # the test reads no luck: not measured
+        assert [executor.results[2 * pair.index + m].luck for m in (0, 1)] == [None, None]
+        results = [results_of(game_class("yoninkan"), executor.results[2 * pair.index + m].record.scores) for m in (0, 1)]
+        assert pair.raw == results[0][seat] - results[1][seat]
         assert pair.adjusted is None
         ranks = [executor.results[2 * pair.index + m].record.ranking[seat] for m in (0, 1)]
         assert pair.points == (2.0 if ranks[0] < ranks[1] else 1.0 if ranks[0] == ranks[1] else 0.0)
