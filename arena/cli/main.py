@@ -34,7 +34,9 @@ class _Guarded(click.Group):
     """The ``arena`` group: whatever goes wrong ends in one ``Error:`` line, never a traceback.
 
     A damaged database file shows up as :class:`sqlite3.DatabaseError` wherever a query
-    first touches the damage; it is named with the command to check it.  Any other
+    first touches the damage; it is named with the command to check it.  A constraint the
+    schema enforces (:class:`sqlite3.IntegrityError`) refuses a change without damage: that
+    is a bug of ours, said so.  Any other
     unexpected exception is reported as an internal error (``ARENA_DEBUG=1`` shows the
     traceback).
     """
@@ -49,6 +51,12 @@ class _Guarded(click.Group):
             return super().invoke(ctx)
         except (click.exceptions.Exit, click.ClickException, click.Abort, SystemExit, KeyboardInterrupt):
             raise
+        except sqlite3.IntegrityError as error:  # a change the schema refused: arena's bug, not damage
+            if os.environ.get("ARENA_DEBUG"):
+                raise
+            path = ctx.meta.get(DB_META, "the database")
+            raise click.ClickException(f"{path} refused a change ({error}), which was not made: a bug in arena, "
+                                       "please report it (set ARENA_DEBUG=1 for the traceback)") from None
         except sqlite3.DatabaseError as error:
             path = ctx.meta.get(DB_META, "the database")
             raise click.ClickException(f"cannot read {path}: {error}; it may be damaged: "

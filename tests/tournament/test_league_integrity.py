@@ -273,3 +273,22 @@ def test_a_damaged_file_gives_one_line_errors(big_league: Path, tmp_path: Path, 
             assert "PRAGMA integrity_check" in lines[-1] or "damaged" in lines[-1], (args, result.output)
     check = invoke("db", "check", "--db", str(db))
     assert check.exit_code == 1 and failed >= 1, check.output  # the integrity check always notices
+
+
+def test_a_refused_change_is_reported_as_a_bug_not_as_damage(big_league: Path, tmp_path: Path) -> None:
+    """A constraint failure (here a trigger's, standing in for a foreign key a command forgot)
+    leaves the file as it was: the error says so instead of sending the user to repair it."""
+    db = tmp_path / "refusing.db"
+    shutil.copy(big_league, db)
+    conn = sqlite3.connect(db)
+    conn.execute("CREATE TRIGGER keep BEFORE DELETE ON tournaments BEGIN SELECT RAISE(ABORT, 'kept'); END")
+    conn.commit()
+    conn.close()
+    result = CliRunner().invoke(main, ["tournament", "delete", "1", "--yes", "--db", str(db)])
+    assert result.exit_code == 1 and "Traceback" not in result.output, result.output
+    line = result.output.strip().splitlines()[-1]
+    assert line.startswith(f"Error: {db} refused a change (kept), which was not made: a bug in arena"), line
+    assert "damaged" not in line
+    listed = json.loads(invoke("tournament", "list", "--format", "json", "--db", str(db)).output)
+    assert 1 in [t["id"] for t in listed]  # the change was not made
+    assert invoke("db", "check", "--db", str(db)).exit_code == 0
