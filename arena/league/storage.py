@@ -575,8 +575,14 @@ class Database:
         starts at the default)."""
 
     def _migrate(self, version: int) -> None:
-        """Bring an older schema up to :data:`SCHEMA_VERSION`, in one transaction."""
+        """Bring an older schema up to :data:`SCHEMA_VERSION`, in one transaction.
+
+        The version is read again under the write lock: another process that opened the file
+        at the same time may have migrated it meanwhile (its steps are not all repeatable)."""
         with self.transaction():
+            version = self.schema_version() or version
+            if version >= SCHEMA_VERSION:
+                return
             if version < 3:  # running totals, computed once from the stored matches
                 _execute_script(self.conn, league_stats.SCHEMA)
                 league_stats.rebuild_all(self.conn)

@@ -121,3 +121,40 @@ def test_an_sprt_run_stored_before_the_normalised_test_keeps_its_test_and_verdic
         assert counted_pairs(db, run.id) == []  # its pairs were never stored; the state holds the test
         assert [pairs for pairs, _ in history(db, run.id)] == [2, 19]
     assert schema(path) == schema(fresh(tmp_path))
+
+
+def test_two_processes_opening_an_older_league_at_once_migrate_it_once(tmp_path: Path) -> None:
+    """Both read the old version before either may write; the one that gets the lock second
+    finds the file migrated and leaves it (it used to run the old steps again and fail)."""
+    import threading
+    import time
+
+    path = tmp_path / "league.db"
+    Database(path).close()
+    lock = sqlite3.connect(path, isolation_level=None)
+    lock.execute("PRAGMA journal_mode=DELETE")  # as an older arena left it: the first opener switches to WAL
+    for column in ("matches", "last_match_at"):  # back to schema 6: the columns schema 7 adds, added by ALTER
+        lock.execute(f"ALTER TABLE ladder_entrants DROP COLUMN {column}")
+    lock.execute("UPDATE schema_version SET version = 6")
+    lock.execute("BEGIN IMMEDIATE")  # a writer at work: readers go on, both openers wait to write
+    errors: list[BaseException] = []
+
+    def open_it() -> None:
+        try:
+            Database(path).close()
+        except BaseException as error:  # noqa: BLE001 - reported below
+            errors.append(error)
+
+    openers = [threading.Thread(target=open_it) for _ in range(2)]
+    for opener in openers:
+        opener.start()
+    time.sleep(1.0)  # both have read schema 6 and wait for the write lock
+    lock.execute("ROLLBACK")
+    lock.close()
+    for opener in openers:
+        opener.join(60)
+    assert errors == []
+    with Database(path) as db:
+        assert db.schema_version() == SCHEMA_VERSION and db.integrity_problems() == []
+    expected = columns(fresh(tmp_path))  # in another order: the columns were dropped and added again
+    assert {table: set(names) for table, names in columns(path).items()} == {t: set(n) for t, n in expected.items()}
