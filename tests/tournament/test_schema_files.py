@@ -124,7 +124,8 @@ def test_an_sprt_run_stored_before_the_normalised_test_keeps_its_test_and_verdic
 
 
 def test_two_processes_opening_an_older_league_at_once_migrate_it_once(tmp_path: Path) -> None:
-    """Both read the old version before either may write; the one that gets the lock second
+    """Two openers (threads here, each with its own connection, as two processes) both read the
+    old version before either may write; the one that gets the lock second
     finds the file migrated and leaves it (it used to run the old steps again and fail)."""
     import threading
     import time
